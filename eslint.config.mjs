@@ -1,0 +1,92 @@
+// @ts-check
+import eslint from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import importPlugin from 'eslint-plugin-import';
+import prettier from 'eslint-config-prettier';
+
+const LIBS = ['config', 'common', 'persistence', 'auth', 'queue-contracts', 'rendering', 'net-guard', 'webhooks'];
+
+/** A lib may import only the libs listed here (DESIGN.md "Shape", STYLE.md "Boundaries"). */
+const LIB_DEPENDENCIES = {
+  config: [],
+  common: [],
+  'queue-contracts': [],
+  persistence: ['config', 'common'],
+  'net-guard': ['config', 'common'],
+  rendering: ['config', 'common', 'net-guard'],
+  auth: ['config', 'common', 'persistence'],
+  webhooks: ['config', 'common', 'persistence', 'net-guard', 'queue-contracts'],
+};
+
+const appsNeverImportApps = {
+  group: ['**/apps/**', '../../apps/*', 'apps/*'],
+  message: 'Apps never import apps; move shared code into a lib.',
+};
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '**/*.js', '**/*.cjs', '**/*.mjs', 'test/fixtures/site/static/**'] },
+  eslint.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    plugins: { import: importPlugin },
+    settings: { 'import/resolver': { typescript: true, node: true } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { attributes: false } }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-extraneous-class': 'off',
+      '@typescript-eslint/require-await': 'off',
+      '@typescript-eslint/unbound-method': 'off',
+      'no-restricted-imports': ['error', { patterns: [appsNeverImportApps] }],
+    },
+  },
+  // The API never launches a browser: it may not import the rendering lib.
+  {
+    files: ['apps/api/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            appsNeverImportApps,
+            { group: ['@app/rendering', '@app/rendering/*', 'playwright-core', 'puppeteer-core', 'puppeteer-cluster'], message: 'The API has no browser; send work through the render queue.' },
+          ],
+        },
+      ],
+    },
+  },
+  ...LIBS.map((lib) => ({
+    files: [`libs/${lib}/**/*.ts`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            appsNeverImportApps,
+            {
+              group: LIBS.filter((l) => l !== lib && !LIB_DEPENDENCIES[lib].includes(l)).map((l) => `@app/${l}`),
+              message: `libs/${lib} may import only: ${LIB_DEPENDENCIES[lib].join(', ') || 'no other lib'}.`,
+            },
+            { group: [`@app/${lib}`], message: 'Inside a lib, import its own files relatively.' },
+          ],
+        },
+      ],
+    },
+  })),
+  // Tests may use any lib and may be loose with types of what they assert on.
+  {
+    files: ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.e2e-spec.ts', 'test/**/*.ts', 'bench/**/*.ts'],
+    rules: {
+      'no-restricted-imports': 'off',
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
+      '@typescript-eslint/no-non-null-assertion': 'off',
+    },
+  },
+  { files: ['**/*.ts'], rules: { 'import/no-cycle': ['error', { maxDepth: 3, ignoreExternal: true }] } },
+  prettier,
+);

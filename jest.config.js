@@ -1,0 +1,17 @@
+// One jest run covers unit (*.spec.ts), integration (*.int-spec.ts) and e2e (*.e2e-spec.ts) tests;
+// globalSetup creates a throwaway database and Redis prefix for the whole run.
+const { pathsToModuleNameMapper } = require('ts-jest');
+const { compilerOptions } = require('./tsconfig.json');
+
+module.exports = {
+  rootDir: '.',
+  moduleFileExtensions: ['js', 'json', 'ts'],
+  testRegex: '.*\\.(spec|int-spec|e2e-spec)\\.ts$',
+  testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+  transform: { '^.+\\.ts$': ['ts-jest', { isolatedModules: true }] },
+  moduleNameMapper: pathsToModuleNameMapper(compilerOptions.paths, { prefix: '<rootDir>/' }),
+  testEnvironment: 'node',
+  globalSetup: '<rootDir>/test/global-setup.ts',
+  globalTeardown: '<rootDir>/test/global-teardown.ts',
+  testTimeout: 60000,
+};

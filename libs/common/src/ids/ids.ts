@@ -1,0 +1,8 @@
+import { monotonicFactory } from 'ulid';
+
+const next = monotonicFactory();
+
+/** Time-sortable, prefixed ids: `job_01J…`. Sorting by id is sorting by creation time. */
+export function newId(prefix: 'job' | 'acc' | 'key' | 'msg' | 'adm' | 'whs'): string {
+  return `${prefix}_${next().toLowerCase()}`;
+}

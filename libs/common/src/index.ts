@@ -1,0 +1,3 @@
+export * from './errors/domain-errors';
+export { REDACT_PATHS, loggerOptions, httpLoggerOptions, createLogger } from './logging/logger';
+export { newId } from './ids/ids';

@@ -1,0 +1,63 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import pino, { LoggerOptions } from 'pino';
+import type { Options as PinoHttpOptions } from 'pino-http';
+
+/**
+ * Everything that may carry a credential, wherever it sits in a log object. Keys, webhook secrets
+ * and customer-supplied headers never reach a log line.
+ */
+export const REDACT_PATHS = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'req.headers["x-api-key"]',
+  'res.headers["set-cookie"]',
+  'headers.authorization',
+  '*.headers.authorization',
+  'authorization',
+  'key',
+  '*.key',
+  'api_key',
+  '*.api_key',
+  'secret',
+  '*.secret',
+  'token',
+  '*.token',
+  'password',
+  '*.password',
+  'options.headers',
+  '*.options.headers',
+];
+
+export function loggerOptions(level: string): LoggerOptions {
+  return {
+    level,
+    redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+    formatters: { level: (label) => ({ level: label }) },
+    timestamp: pino.stdTimeFunctions.isoTime,
+  };
+}
+
+/** nestjs-pino's pinoHttp options: the request id comes from x-request-id or is made here. */
+export function httpLoggerOptions(level: string): PinoHttpOptions {
+  return {
+    ...loggerOptions(level),
+    genReqId: (req: IncomingMessage, res: ServerResponse) => {
+      const given = req.headers['x-request-id'];
+      const id = typeof given === 'string' && /^[\w.:-]{1,128}$/.test(given) ? given : randomUUID();
+      res.setHeader('x-request-id', id);
+      return id;
+    },
+    customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
+    // Only what an operator needs; never the headers, which carry the key.
+    serializers: {
+      req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
+      res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+    },
+  };
+}
+
+/** For scripts and code outside Nest. */
+export function createLogger(level = 'info') {
+  return pino(loggerOptions(level));
+}

@@ -1,0 +1,35 @@
+export * from './columns';
+export { Plan } from './plan.entity';
+export { Account, AccountStatus } from './account.entity';
+export { ApiKey } from './api-key.entity';
+export { Job, JobType, JobStatus, JOB_STATUSES, TERMINAL_JOB_STATUSES } from './job.entity';
+export { JobUrlChunk } from './job-url-chunk.entity';
+export { JobPage, PageStatus, PAGE_STATUSES } from './job-page.entity';
+export { WebhookSecret } from './webhook-secret.entity';
+export { WebhookDelivery, DeliveryStatus } from './webhook-delivery.entity';
+export { WebhookAttempt } from './webhook-attempt.entity';
+export { UsageDaily } from './usage-daily.entity';
+
+import { Plan } from './plan.entity';
+import { Account } from './account.entity';
+import { ApiKey } from './api-key.entity';
+import { Job } from './job.entity';
+import { JobUrlChunk } from './job-url-chunk.entity';
+import { JobPage } from './job-page.entity';
+import { WebhookSecret } from './webhook-secret.entity';
+import { WebhookDelivery } from './webhook-delivery.entity';
+import { WebhookAttempt } from './webhook-attempt.entity';
+import { UsageDaily } from './usage-daily.entity';
+
+export const ENTITIES = [
+  Plan,
+  Account,
+  ApiKey,
+  Job,
+  JobUrlChunk,
+  JobPage,
+  WebhookSecret,
+  WebhookDelivery,
+  WebhookAttempt,
+  UsageDaily,
+];

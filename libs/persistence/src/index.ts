@@ -1,0 +1,4 @@
+export * from './entities';
+export { PersistenceModule } from './persistence.module';
+export { dataSourceOptions } from './data-source-options';
+export { runMigrationsLocked, ensureDatabase } from './migrate';
