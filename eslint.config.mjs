@@ -13,7 +13,7 @@ const LIB_DEPENDENCIES = {
   'queue-contracts': [],
   persistence: ['config', 'common'],
   'net-guard': ['config', 'common'],
-  rendering: ['config', 'common', 'net-guard'],
+  rendering: ['config', 'common', 'net-guard', 'queue-contracts'],
   auth: ['config', 'common', 'persistence'],
   webhooks: ['config', 'common', 'persistence', 'net-guard', 'queue-contracts'],
 };

@@ -1,0 +1,2 @@
+export * from './scrape-options';
+export * from './queue-names';
