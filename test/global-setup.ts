@@ -1,3 +1,4 @@
+import 'tsconfig-paths/register';
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';

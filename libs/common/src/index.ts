@@ -1,3 +1,4 @@
 export * from './errors/domain-errors';
 export { REDACT_PATHS, loggerOptions, httpLoggerOptions, createLogger } from './logging/logger';
 export { newId } from './ids/ids';
+export { explainStartupFailure } from './errors/startup';

@@ -2,3 +2,5 @@ export * from './entities';
 export { PersistenceModule } from './persistence.module';
 export { dataSourceOptions } from './data-source-options';
 export { runMigrationsLocked, ensureDatabase } from './migrate';
+export { RedisModule, REDIS, RedisKeys } from './redis/redis.module';
+export { checkDependencies } from './dependency-check';

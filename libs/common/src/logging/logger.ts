@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import pino, { LoggerOptions } from 'pino';
 import type { Options as PinoHttpOptions } from 'pino-http';
 
@@ -38,16 +38,12 @@ export function loggerOptions(level: string): LoggerOptions {
   };
 }
 
-/** nestjs-pino's pinoHttp options: the request id comes from x-request-id or is made here. */
+/** nestjs-pino's pinoHttp options. */
 export function httpLoggerOptions(level: string): PinoHttpOptions {
   return {
     ...loggerOptions(level),
-    genReqId: (req: IncomingMessage, res: ServerResponse) => {
-      const given = req.headers['x-request-id'];
-      const id = typeof given === 'string' && /^[\w.:-]{1,128}$/.test(given) ? given : randomUUID();
-      res.setHeader('x-request-id', id);
-      return id;
-    },
+    // The API's request-id middleware has already chosen the id and set the header.
+    genReqId: (req: IncomingMessage) => req.id ?? randomUUID(),
     customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
     // Only what an operator needs; never the headers, which carry the key.
     serializers: {

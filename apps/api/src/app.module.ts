@@ -1,0 +1,44 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { LoggerModule } from 'nestjs-pino';
+import type { DestinationStream } from 'pino';
+import { ApiEnv, ConfigModule } from '@app/config';
+import { httpLoggerOptions } from '@app/common';
+import { PersistenceModule, RedisModule } from '@app/persistence';
+import { ApiKeyGuard, AuthModule } from '@app/auth';
+import { ErrorFilter } from './common/error.filter';
+import { AdminModule } from './admin/admin.module';
+import { HealthModule } from './health/health.module';
+import { KeysModule } from './keys/keys.module';
+import { MeModule } from './me/me.module';
+
+export interface ApiModuleOptions {
+  env: ApiEnv;
+  /** Where logs go (stdout by default); tests capture them to prove no key is ever written. */
+  logDestination?: DestinationStream;
+}
+
+@Module({})
+export class AppModule {
+  static register({ env, logDestination }: ApiModuleOptions): DynamicModule {
+    const pinoHttp = httpLoggerOptions(env.LOG_LEVEL);
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forApi(env),
+        LoggerModule.forRoot({ pinoHttp: logDestination ? [pinoHttp, logDestination] : pinoHttp }),
+        PersistenceModule.forRoot(),
+        RedisModule,
+        AuthModule,
+        HealthModule,
+        MeModule,
+        KeysModule,
+        AdminModule,
+      ],
+      providers: [
+        { provide: APP_GUARD, useExisting: ApiKeyGuard },
+        { provide: APP_FILTER, useClass: ErrorFilter },
+      ],
+    };
+  }
+}

@@ -1,0 +1,84 @@
+import { HttpException } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { DomainError, ErrorCode, RateLimitedError, UnauthorizedError } from '@app/common';
+
+// DESIGN.md "API contract / Errors": every non-2xx body is {detail, code, ...}.
+const STATUS: Record<ErrorCode | 'internal', number> = {
+  invalid_request: 400,
+  unauthorized: 401,
+  quota_exceeded: 402,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  payload_too_large: 413,
+  rate_limited: 429,
+  internal: 500,
+  unavailable: 503,
+  timeout: 504,
+};
+
+const CODE_BY_STATUS: Record<number, ErrorCode> = Object.fromEntries(
+  Object.entries(STATUS).map(([code, status]) => [status, code]),
+) as Record<number, ErrorCode>;
+
+export interface ErrorResponse {
+  status: number;
+  body: { detail: string; code: string; [extra: string]: unknown };
+  headers: Record<string, string>;
+  /** Set for unexpected errors: log it with the error id, never send it. */
+  internal?: unknown;
+}
+
+interface BodyParserError {
+  type?: string;
+  status?: number;
+  expose?: boolean;
+  message?: string;
+}
+
+export function toErrorResponse(exception: unknown): ErrorResponse {
+  if (exception instanceof DomainError) {
+    const headers: Record<string, string> = {};
+    if (exception instanceof UnauthorizedError) headers['www-authenticate'] = 'Bearer';
+    if (exception instanceof RateLimitedError) headers['retry-after'] = String(exception.retryAfterSeconds);
+    return {
+      status: STATUS[exception.code],
+      body: { detail: exception.message, code: exception.code, ...exception.extra },
+      headers,
+    };
+  }
+  if (exception instanceof HttpException) {
+    const status = exception.getStatus();
+    const code = CODE_BY_STATUS[status] ?? (status >= 500 ? 'internal' : 'invalid_request');
+    const response = exception.getResponse();
+    const message =
+      typeof response === 'object' && response !== null && 'message' in response
+        ? (response as { message: unknown }).message
+        : exception.message;
+    const detail = Array.isArray(message) ? message.join('; ') : String(message);
+    return { status, body: { detail, code }, headers: {} };
+  }
+  // Errors raised by Express's body parser before any route runs (Nest wraps only parse errors).
+  const parserError = exception as BodyParserError;
+  if (parserError?.type === 'entity.too.large') {
+    return {
+      status: 413,
+      body: { detail: 'Request body is too large', code: 'payload_too_large' },
+      headers: {},
+    };
+  }
+  if (parserError?.expose && typeof parserError.status === 'number' && parserError.status < 500) {
+    return {
+      status: parserError.status,
+      body: { detail: parserError.message ?? 'Bad request', code: CODE_BY_STATUS[parserError.status] ?? 'invalid_request' },
+      headers: {},
+    };
+  }
+  const errorId = randomUUID();
+  return {
+    status: 500,
+    body: { detail: 'Internal error; quote error_id when reporting it', code: 'internal', error_id: errorId },
+    headers: {},
+    internal: exception,
+  };
+}

@@ -1,0 +1,25 @@
+import { ValidationError, ValidationPipe } from '@nestjs/common';
+import { FieldProblem, InvalidRequestError } from '@app/common';
+
+function problems(errors: ValidationError[], prefix = ''): FieldProblem[] {
+  return errors.flatMap((e) => {
+    const field = prefix + e.property;
+    const own = Object.values(e.constraints ?? {}).map((message) => ({ field, message }));
+    return [...own, ...problems(e.children ?? [], `${field}.`)];
+  });
+}
+
+/** Nest's validation output, reshaped into DESIGN.md's 400 body with `errors: [{field, message}]`. */
+export function createValidationPipe(): ValidationPipe {
+  return new ValidationPipe({
+    whitelist: true,
+    forbidNonWhitelisted: true,
+    transform: true,
+    stopAtFirstError: true,
+    exceptionFactory: (errors) => {
+      const list = problems(errors);
+      const first = list[0];
+      return new InvalidRequestError(first ? `${first.field}: ${first.message}` : 'Invalid request', list);
+    },
+  });
+}

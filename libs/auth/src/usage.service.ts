@@ -1,0 +1,51 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { Environment, UsageDaily } from '@app/persistence';
+
+export interface UsageSummary {
+  requests_this_month: number;
+  requests_today: number;
+  avg_response_ms: number;
+  success_rate: number;
+}
+
+interface Totals {
+  pages: string | number | null;
+  succeeded: string | number | null;
+  render_ms: string | number | null;
+  today: string | number | null;
+}
+
+/** First day of the UTC month and the UTC day of `now`, as DATE strings. */
+export function utcPeriod(now: Date): { monthStart: string; today: string } {
+  const today = now.toISOString().slice(0, 10);
+  return { monthStart: `${today.slice(0, 7)}-01`, today };
+}
+
+/**
+ * DESIGN.md "Request counting": a request is a finished page; averages and rates are over the
+ * current UTC month; success_rate is a fraction 0..1.
+ */
+@Injectable()
+export class UsageService {
+  constructor(@InjectRepository(UsageDaily) private readonly usage: Repository<UsageDaily>) {}
+
+  async summary(accountId: string, environment: Environment, now = new Date()): Promise<UsageSummary> {
+    const { monthStart, today } = utcPeriod(now);
+    const [row] = (await this.usage.query(
+      `SELECT SUM(pages) AS pages, SUM(succeeded) AS succeeded, SUM(render_ms_total) AS render_ms,
+              SUM(CASE WHEN day = ? THEN pages ELSE 0 END) AS today
+         FROM usage_daily
+        WHERE account_id = ? AND environment = ? AND day >= ? AND day <= ?`,
+      [today, accountId, environment, monthStart, today],
+    )) as Totals[];
+    const pages = Number(row?.pages ?? 0);
+    return {
+      requests_this_month: pages,
+      requests_today: Number(row?.today ?? 0),
+      avg_response_ms: pages ? Math.round((Number(row?.render_ms ?? 0) / pages) * 10) / 10 : 0,
+      success_rate: pages ? Math.round((Number(row?.succeeded ?? 0) / pages) * 10000) / 10000 : 0,
+    };
+  }
+}
