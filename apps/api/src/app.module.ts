@@ -3,10 +3,10 @@ import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
 import { ApiEnv, ConfigModule } from '@app/config';
-import { httpLoggerOptions } from '@app/common';
+import { ErrorFilter, httpLoggerOptions } from '@app/common';
 import { PersistenceModule, RedisModule } from '@app/persistence';
 import { ApiKeyGuard, AuthModule } from '@app/auth';
-import { ErrorFilter } from './common/error.filter';
+
 import { AdminModule } from './admin/admin.module';
 import { HealthModule } from './health/health.module';
 import { KeysModule } from './keys/keys.module';

@@ -2,3 +2,5 @@ export * from './errors/domain-errors';
 export { REDACT_PATHS, loggerOptions, httpLoggerOptions, createLogger } from './logging/logger';
 export { newId } from './ids/ids';
 export { explainStartupFailure } from './errors/startup';
+export { ErrorFilter } from './http/error.filter';
+export { toErrorResponse } from './http/error-response';

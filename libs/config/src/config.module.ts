@@ -2,7 +2,7 @@ import { DynamicModule, Global, Module } from '@nestjs/common';
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parse } from 'dotenv';
-import { ApiEnv, SharedEnv, WorkerEnv, parseEnv } from './env.schema';
+import { ApiEnv, DatabaseEnv, SharedEnv, WorkerEnv, parseEnv } from './env.schema';
 
 /**
  * The process environment, with a developer's git-ignored .env.local underneath it (never in
@@ -17,6 +17,7 @@ export function readEnvironment(env: NodeJS.ProcessEnv = process.env): NodeJS.Pr
 export const loadApiEnv = (env = readEnvironment()) => parseEnv(ApiEnv, env);
 export const loadWorkerEnv = (env = readEnvironment()) => parseEnv(WorkerEnv, env);
 export const loadSharedEnv = (env = readEnvironment()) => parseEnv(SharedEnv, env);
+export const loadDatabaseEnv = (env = readEnvironment()) => parseEnv(DatabaseEnv, env);
 
 /** Registers the app's validated env under its class and under SharedEnv for the libs. */
 @Global()

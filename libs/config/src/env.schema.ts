@@ -9,6 +9,7 @@ import {
   Min,
   MinLength,
   ValidationError,
+  getMetadataStorage,
   validateSync,
 } from 'class-validator';
 
@@ -31,9 +32,13 @@ const toList = ({ value }: { value: unknown }) =>
     : value;
 
 const DURATION = /^\d+(ms|s|m|h)$/;
+const GENERATED = ' (npm start generates it into .env.local on a developer machine; production must set it)';
 
-/** Settings every process shares: stores, secrets, network policy, retention, webhooks. */
-export class SharedEnv {
+// Decorators run bottom-up and only the first failure per variable is reported, so the type check
+// sits nearest each property.
+
+/** What reaching the stores takes: enough for the migration runner. */
+export class DatabaseEnv {
   @IsIn(['development', 'test', 'production'])
   NODE_ENV: 'development' | 'test' | 'production' = 'development';
 
@@ -44,7 +49,10 @@ export class SharedEnv {
     message: 'must look like mysql://user[:password]@host:port/database',
   })
   DATABASE_URL = 'mysql://root@127.0.0.1:3306/scraper';
+}
 
+/** Settings every long-running process shares: stores, secrets, network policy, retention, webhooks. */
+export class SharedEnv extends DatabaseEnv {
   @Matches(/^rediss?:\/\/.+/, { message: 'must look like redis://host:port/db' })
   REDIS_URL = 'redis://127.0.0.1:6379/0';
 
@@ -52,11 +60,14 @@ export class SharedEnv {
   @Matches(/^[A-Za-z0-9_:-]+$/)
   REDIS_PREFIX = 'scraper';
 
-  @IsString()
   @MinLength(32, { message: 'must be at least 32 characters (generate with: openssl rand -hex 32)' })
+  @IsString({ message: `is required${GENERATED}` })
   KEY_HASH_SECRET: string;
 
-  @Matches(/^[0-9a-fA-F]{64}$/, { message: 'must be 64 hex characters (generate with: openssl rand -hex 32)' })
+  @Matches(/^[0-9a-fA-F]{64}$/, {
+    message: 'must be 64 hex characters (generate with: openssl rand -hex 32)',
+  })
+  @IsString({ message: `is required${GENERATED}` })
   SECRETS_ENCRYPTION_KEY: string;
 
   @Transform(toList)
@@ -67,8 +78,8 @@ export class SharedEnv {
   NET_EGRESS_MODE: 'public' | 'allowlist' = 'public';
 
   @Transform(toInt)
-  @IsInt()
   @Min(1)
+  @IsInt()
   RESULT_RETENTION_DAYS = 7;
 
   @Transform(toList)
@@ -76,21 +87,21 @@ export class SharedEnv {
   WEBHOOK_RETRY_SCHEDULE: string[] = ['30s', '2m', '10m', '1h', '6h'];
 
   @Transform(toInt)
-  @IsInt()
   @Min(1)
+  @IsInt()
   WEBHOOK_TIMEOUT_MS = 30000;
 
   @Transform(toInt)
-  @IsInt()
   @Min(1024)
+  @IsInt()
   WEBHOOK_INLINE_MAX_BYTES = 5 * 1024 * 1024;
 }
 
 export class ApiEnv extends SharedEnv {
   @Transform(toInt)
-  @IsInt()
   @Min(0)
   @Max(65535)
+  @IsInt()
   PORT = 3000;
 
   /** Bootstraps the first admin; without it the admin API answers 401 to everyone. */
@@ -102,9 +113,9 @@ export class ApiEnv extends SharedEnv {
 
 export class WorkerEnv extends SharedEnv {
   @Transform(toInt)
-  @IsInt()
   @Min(0)
   @Max(65535)
+  @IsInt()
   WORKER_PORT = 3001;
 
   @IsOptional()
@@ -116,39 +127,40 @@ export class WorkerEnv extends SharedEnv {
   WORKER_QUEUES: string[] = ['render', 'crawl', 'webhooks'];
 
   @Transform(toInt)
-  @IsInt()
   @Min(1)
   @Max(64)
+  @IsInt()
   RENDER_CONCURRENCY = 2;
 }
 
 function flatten(errors: ValidationError[], prefix = ''): string[] {
   return errors.flatMap((e) => {
     const name = prefix + e.property;
-    const own = Object.values(e.constraints ?? {}).map((m) => `${name}: ${m.replace(/^\S+ /, '')}`);
+    // class-validator's own messages start with the property name; ours do not.
+    const own = Object.values(e.constraints ?? {}).map(
+      (m) => `${name}: ${m.startsWith(`${e.property} `) ? m.slice(e.property.length + 1) : m}`,
+    );
     return [...own, ...flatten(e.children ?? [], `${name}.`)];
   });
 }
 
 /**
- * Validates an environment against a schema. Empty strings count as unset so that `FOO=` in a
- * .env file falls back to the default rather than failing a format check.
+ * Validates an environment against a schema. Only the schema's own variables are read, and empty
+ * strings count as unset so that `FOO=` in a .env file falls back to the default.
  */
 export function parseEnv<T extends object>(schema: new () => T, env: NodeJS.ProcessEnv): T {
-  const known = Object.keys(new schema());
-  const secretsAndOptional = ['KEY_HASH_SECRET', 'SECRETS_ENCRYPTION_KEY', 'ADMIN_TOKEN', 'CHROMIUM_PATH'];
+  const known = new Set(
+    getMetadataStorage()
+      .getTargetValidationMetadatas(schema, '', true, false)
+      .map((m) => m.propertyName),
+  );
   const input: Record<string, string> = {};
-  for (const key of [...known, ...secretsAndOptional]) {
+  for (const key of known) {
     const value = env[key];
     if (value !== undefined && value !== '') input[key] = value;
   }
   const instance = plainToInstance(schema, input, { exposeDefaultValues: true });
-  const errors = validateSync(instance, { forbidUnknownValues: false });
-  // A missing secret gets one message that says where it comes from, not every format complaint.
-  const missing = ['KEY_HASH_SECRET', 'SECRETS_ENCRYPTION_KEY'].filter((s) => !(s in input));
-  const problems = flatten(errors)
-    .filter((p) => !missing.some((s) => p.startsWith(`${s}:`)))
-    .concat(missing.map((s) => `${s}: is required (npm start generates it into .env.local on a developer machine)`));
+  const problems = flatten(validateSync(instance, { forbidUnknownValues: false, stopAtFirstError: true }));
   if (problems.length) throw new ConfigError(problems);
   return instance;
 }

@@ -1,3 +1,10 @@
-export { ApiEnv, WorkerEnv, SharedEnv, ConfigError, parseEnv } from './env.schema';
-export { ConfigModule, loadApiEnv, loadWorkerEnv, loadSharedEnv, readEnvironment } from './config.module';
+export { ApiEnv, WorkerEnv, SharedEnv, DatabaseEnv, ConfigError, parseEnv } from './env.schema';
+export {
+  ConfigModule,
+  loadApiEnv,
+  loadWorkerEnv,
+  loadSharedEnv,
+  loadDatabaseEnv,
+  readEnvironment,
+} from './config.module';
 export { durationToMs } from './duration';

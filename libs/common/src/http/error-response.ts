@@ -1,6 +1,6 @@
 import { HttpException } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { DomainError, ErrorCode, RateLimitedError, UnauthorizedError } from '@app/common';
+import { DomainError, ErrorCode, RateLimitedError, UnauthorizedError } from '../errors/domain-errors';
 
 // DESIGN.md "API contract / Errors": every non-2xx body is {detail, code, ...}.
 const STATUS: Record<ErrorCode | 'internal', number> = {
