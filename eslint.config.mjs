@@ -4,7 +4,16 @@ import tseslint from 'typescript-eslint';
 import importPlugin from 'eslint-plugin-import';
 import prettier from 'eslint-config-prettier';
 
-const LIBS = ['config', 'common', 'persistence', 'auth', 'queue-contracts', 'rendering', 'net-guard', 'webhooks'];
+const LIBS = [
+  'config',
+  'common',
+  'persistence',
+  'auth',
+  'queue-contracts',
+  'rendering',
+  'net-guard',
+  'webhooks',
+];
 
 /** A lib may import only the libs listed here (DESIGN.md "Shape", STYLE.md "Boundaries"). */
 const LIB_DEPENDENCIES = {
@@ -24,7 +33,17 @@ const appsNeverImportApps = {
 };
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '**/*.js', '**/*.cjs', '**/*.mjs', 'test/fixtures/site/static/**'] },
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      'coverage/**',
+      '**/*.js',
+      '**/*.cjs',
+      '**/*.mjs',
+      'test/fixtures/site/static/**',
+    ],
+  },
   eslint.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -50,7 +69,16 @@ export default tseslint.config(
         {
           patterns: [
             appsNeverImportApps,
-            { group: ['@app/rendering', '@app/rendering/*', 'playwright-core', 'puppeteer-core', 'puppeteer-cluster'], message: 'The API has no browser; send work through the render queue.' },
+            {
+              group: [
+                '@app/rendering',
+                '@app/rendering/*',
+                'playwright-core',
+                'puppeteer-core',
+                'puppeteer-cluster',
+              ],
+              message: 'The API has no browser; send work through the render queue.',
+            },
           ],
         },
       ],
@@ -65,7 +93,9 @@ export default tseslint.config(
           patterns: [
             appsNeverImportApps,
             {
-              group: LIBS.filter((l) => l !== lib && !LIB_DEPENDENCIES[lib].includes(l)).map((l) => `@app/${l}`),
+              group: LIBS.filter((l) => l !== lib && !LIB_DEPENDENCIES[lib].includes(l)).map(
+                (l) => `@app/${l}`,
+              ),
               message: `libs/${lib} may import only: ${LIB_DEPENDENCIES[lib].join(', ') || 'no other lib'}.`,
             },
             { group: [`@app/${lib}`], message: 'Inside a lib, import its own files relatively.' },

@@ -12,7 +12,10 @@ import { AccountsService, AuthModule, CreatedAccount } from '@app/auth';
 class AccountCliModule {
   // Built on call, not at import, so importing this file never reads the environment.
   static register(): DynamicModule {
-    return { module: AccountCliModule, imports: [ConfigModule.forShared(), PersistenceModule.forRoot(2), AuthModule] };
+    return {
+      module: AccountCliModule,
+      imports: [ConfigModule.forShared(), PersistenceModule.forRoot(2), AuthModule],
+    };
   }
 }
 
@@ -35,12 +38,16 @@ export function describeCreated({ account, keys }: CreatedAccount): string {
 }
 
 if (require.main === module) {
-  const { values } = parseArgs({ options: { email: { type: 'string' }, plan: { type: 'string', default: 'free' } } });
+  const { values } = parseArgs({
+    options: { email: { type: 'string' }, plan: { type: 'string', default: 'free' } },
+  });
   if (!values.email) {
-    process.stderr.write('usage: npm run account:create -- --email you@example.com [--plan free|starter|pro|enterprise]\n');
+    process.stderr.write(
+      'usage: npm run account:create -- --email you@example.com [--plan free|starter|pro|enterprise]\n',
+    );
     process.exit(2);
   }
-  createAccount(values.email, values.plan!)
+  createAccount(values.email, values.plan)
     .then((created) => process.stdout.write(`${describeCreated(created)}\n`))
     .catch((err: unknown) => {
       const known = err instanceof ConfigError || err instanceof DomainError;

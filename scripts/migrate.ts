@@ -21,7 +21,10 @@ if (require.main === module) {
     const env = loadDatabaseEnv();
     const log = createLogger(env.LOG_LEVEL);
     const applied = await migrate(env.DATABASE_URL);
-    log.info({ applied }, applied.length ? `applied ${applied.length} migration(s)` : 'no pending migrations');
+    log.info(
+      { applied },
+      applied.length ? `applied ${applied.length} migration(s)` : 'no pending migrations',
+    );
   };
   run().catch((err: unknown) => {
     process.stderr.write(`${err instanceof ConfigError ? err.message : explainStartupFailure(err)}\n`);

@@ -50,7 +50,8 @@ export interface TestAccount {
 export async function createAccount(api: ApiHarness, plan = 'starter'): Promise<TestAccount> {
   const email = `t-${randomBytes(6).toString('hex')}@example.test`;
   const res = await api.admin(api.http().post('/admin/v1/accounts')).send({ email, plan });
-  if (res.status !== 201) throw new Error(`account creation failed: ${res.status} ${JSON.stringify(res.body)}`);
+  if (res.status !== 201)
+    throw new Error(`account creation failed: ${res.status} ${JSON.stringify(res.body)}`);
   const keys = res.body.keys as TestAccount['keys'];
   return {
     id: res.body.account.id,

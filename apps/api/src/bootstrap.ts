@@ -7,10 +7,14 @@ import { requestId } from './common/request-id';
 import { createValidationPipe } from './common/validation';
 
 /** Builds the API exactly as production runs it; main.ts listens, tests use supertest on it. */
-export async function createApiApp(options: ApiModuleOptions & { env: ApiEnv }): Promise<NestExpressApplication> {
+export async function createApiApp(
+  options: ApiModuleOptions & { env: ApiEnv },
+): Promise<NestExpressApplication> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule.register(options), {
     bufferLogs: true,
     bodyParser: false,
+    // Let start-up errors reach main(), which explains them, instead of Nest exiting on its own.
+    abortOnError: false,
   });
   app.useLogger(app.get(Logger));
   app.use(requestId);

@@ -34,7 +34,9 @@ describe('spine: keys, /v1/me, errors', () => {
     const now = new Date();
     const today = now.toISOString().slice(0, 10);
     const monthStart = `${today.slice(0, 7)}-01`;
-    const lastMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 15)).toISOString().slice(0, 10);
+    const lastMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 15))
+      .toISOString()
+      .slice(0, 10);
     const rows: [string, string, number, number, number, number][] = [
       ['production', today, 10, 9, 1, 5000],
       ['sandbox', today, 3, 1, 2, 300],
@@ -58,7 +60,12 @@ describe('spine: keys, /v1/me, errors', () => {
       success_rate: Math.round((monthOk / monthPages) * 10000) / 10000,
     });
     const sandbox = (await me(account.testKey).expect(200)).body.usage;
-    expect(sandbox).toEqual({ requests_this_month: 3, requests_today: 3, avg_response_ms: 100, success_rate: 0.3333 });
+    expect(sandbox).toEqual({
+      requests_this_month: 3,
+      requests_today: 3,
+      avg_response_ms: 100,
+      success_rate: 0.3333,
+    });
   });
 
   it('gives one identical 401 for missing, malformed, unknown and revoked keys', async () => {
@@ -94,20 +101,41 @@ describe('spine: keys, /v1/me, errors', () => {
 
   it('lets a customer rotate its own key without support, never showing a key twice', async () => {
     const account = await createAccount(api);
-    const created = await api.http().post('/v1/keys').set('Authorization', `Bearer ${account.liveKey}`).send({}).expect(201);
+    const created = await api
+      .http()
+      .post('/v1/keys')
+      .set('Authorization', `Bearer ${account.liveKey}`)
+      .send({})
+      .expect(201);
     expect(created.body.key).toMatch(/^osk_live_/);
-    const list = await api.http().get('/v1/keys').set('Authorization', `Bearer ${created.body.key}`).expect(200);
+    const list = await api
+      .http()
+      .get('/v1/keys')
+      .set('Authorization', `Bearer ${created.body.key}`)
+      .expect(200);
     expect(list.body.data).toHaveLength(2);
     expect(JSON.stringify(list.body)).not.toContain(created.body.key);
     expect(JSON.stringify(list.body)).not.toContain(account.liveKey);
     const old = account.keys.find((k) => k.environment === 'production')!;
-    await api.http().delete(`/v1/keys/${old.id}`).set('Authorization', `Bearer ${created.body.key}`).expect(200);
+    await api
+      .http()
+      .delete(`/v1/keys/${old.id}`)
+      .set('Authorization', `Bearer ${created.body.key}`)
+      .expect(200);
     await me(account.liveKey).expect(401);
     // Another account's key id, or one of the other environment, is not found.
     const other = await createAccount(api);
-    await api.http().delete(`/v1/keys/${other.keys[0].id}`).set('Authorization', `Bearer ${created.body.key}`).expect(404);
+    await api
+      .http()
+      .delete(`/v1/keys/${other.keys[0].id}`)
+      .set('Authorization', `Bearer ${created.body.key}`)
+      .expect(404);
     const sandbox = account.keys.find((k) => k.environment === 'sandbox')!;
-    await api.http().delete(`/v1/keys/${sandbox.id}`).set('Authorization', `Bearer ${created.body.key}`).expect(404);
+    await api
+      .http()
+      .delete(`/v1/keys/${sandbox.id}`)
+      .set('Authorization', `Bearer ${created.body.key}`)
+      .expect(404);
   });
 
   it('refuses the admin API without ADMIN_TOKEN or with a customer key', async () => {
@@ -122,7 +150,10 @@ describe('spine: keys, /v1/me, errors', () => {
   });
 
   it('validates admin input with DESIGN.md error bodies', async () => {
-    const bad = await api.admin(api.http().post('/admin/v1/accounts')).send({ email: 'nope', plan: 'free' }).expect(400);
+    const bad = await api
+      .admin(api.http().post('/admin/v1/accounts'))
+      .send({ email: 'nope', plan: 'free' })
+      .expect(400);
     expect(bad.body).toMatchObject({ code: 'invalid_request', errors: [{ field: 'email' }] });
     const unknownPlan = await api
       .admin(api.http().post('/admin/v1/accounts'))
@@ -147,10 +178,15 @@ describe('spine: keys, /v1/me, errors', () => {
     expect(huge.status).toBe(413);
     expect(huge.body.code).toBe('payload_too_large');
     const account = await createAccount(api);
-    const dup = await api.admin(api.http().post('/admin/v1/accounts')).send({ email: account.email, plan: 'free' });
+    const dup = await api
+      .admin(api.http().post('/admin/v1/accounts'))
+      .send({ email: account.email, plan: 'free' });
     expect(dup.status).toBe(409);
     expect(dup.body.code).toBe('conflict');
-    const missing = await api.http().get('/v1/nothing-here').set('Authorization', `Bearer ${account.liveKey}`);
+    const missing = await api
+      .http()
+      .get('/v1/nothing-here')
+      .set('Authorization', `Bearer ${account.liveKey}`);
     expect(missing.status).toBe(404);
     expect(missing.body.code).toBe('not_found');
   });
@@ -167,12 +203,18 @@ describe('spine: keys, /v1/me, errors', () => {
     api.logs.length = 0;
     await me(account.liveKey).expect(200);
     await me(`${account.liveKey}x`).expect(401);
-    const created = await api.http().post('/v1/keys').set('Authorization', `Bearer ${account.liveKey}`).send({}).expect(201);
+    const created = await api
+      .http()
+      .post('/v1/keys')
+      .set('Authorization', `Bearer ${account.liveKey}`)
+      .send({})
+      .expect(201);
     await new Promise((r) => setTimeout(r, 50));
     const text = api.logs.join('');
     expect(api.logs.length).toBeGreaterThanOrEqual(3);
     expect(text).toContain('/v1/me');
-    for (const secret of [account.liveKey, created.body.key, api.env.ADMIN_TOKEN!]) expect(text).not.toContain(secret);
+    for (const secret of [account.liveKey, created.body.key, api.env.ADMIN_TOKEN!])
+      expect(text).not.toContain(secret);
     expect(text).not.toMatch(/osk_(live|test)_[0-9A-Za-z]{20,}/);
   });
 });

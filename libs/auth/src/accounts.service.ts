@@ -45,7 +45,8 @@ export class AccountsService {
       await repo.insert({ id, email: normalised, planId: plan.id, status: 'active' });
       const keyRepo = em.getRepository(ApiKey);
       const keys: IssuedApiKey[] = [];
-      for (const environment of ENVIRONMENTS) keys.push(await this.apiKeys.issueWith(keyRepo, id, environment));
+      for (const environment of ENVIRONMENTS)
+        keys.push(await this.apiKeys.issueWith(keyRepo, id, environment));
       const account = await repo.findOneOrFail({ where: { id }, relations: { plan: true } });
       return { account: toAccountView(account), keys };
     });

@@ -20,7 +20,10 @@ export class ApiKeyGuard implements CanActivate {
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const skip = this.reflector.getAllAndOverride<boolean>(SKIP_API_KEY, [context.getHandler(), context.getClass()]);
+    const skip = this.reflector.getAllAndOverride<boolean>(SKIP_API_KEY, [
+      context.getHandler(),
+      context.getClass(),
+    ]);
     if (skip) return true;
     const req = context.switchToHttp().getRequest<AuthedRequest>();
     req.auth = await this.apiKeys.authenticate(req.headers.authorization);

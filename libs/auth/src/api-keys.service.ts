@@ -54,7 +54,11 @@ export class ApiKeysService {
     private readonly env: SharedEnv,
   ) {}
 
-  async issue(accountId: string, environment: Environment, name: string | null = null): Promise<IssuedApiKey> {
+  async issue(
+    accountId: string,
+    environment: Environment,
+    name: string | null = null,
+  ): Promise<IssuedApiKey> {
     return this.issueWith(this.keys, accountId, environment, name);
   }
 

@@ -8,7 +8,9 @@ const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz
 const BODY_LENGTH = 33; // 62^33 > 2^192
 const CHECKSUM_LENGTH = 6; // 62^6 > 2^32
 const PREFIXES: Record<Environment, string> = { production: 'osk_live_', sandbox: 'osk_test_' };
-const KEY_PATTERN = new RegExp(`^osk_(live|test)_([0-9A-Za-z]{${BODY_LENGTH}})([0-9A-Za-z]{${CHECKSUM_LENGTH}})$`);
+const KEY_PATTERN = new RegExp(
+  `^osk_(live|test)_([0-9A-Za-z]{${BODY_LENGTH}})([0-9A-Za-z]{${CHECKSUM_LENGTH}})$`,
+);
 
 function base62(value: bigint, width: number): string {
   let out = '';

@@ -33,13 +33,13 @@ export class UsageService {
 
   async summary(accountId: string, environment: Environment, now = new Date()): Promise<UsageSummary> {
     const { monthStart, today } = utcPeriod(now);
-    const [row] = (await this.usage.query(
+    const [row] = await this.usage.query<Totals[]>(
       `SELECT SUM(pages) AS pages, SUM(succeeded) AS succeeded, SUM(render_ms_total) AS render_ms,
               SUM(CASE WHEN day = ? THEN pages ELSE 0 END) AS today
          FROM usage_daily
         WHERE account_id = ? AND environment = ? AND day >= ? AND day <= ?`,
       [today, accountId, environment, monthStart, today],
-    )) as Totals[];
+    );
     const pages = Number(row?.pages ?? 0);
     return {
       requests_this_month: pages,

@@ -22,7 +22,7 @@ export class ConfigError extends Error {
 }
 
 const toInt = ({ value }: { value: unknown }) =>
-  value === undefined || value === '' ? undefined : /^-?\d+$/.test(String(value)) ? Number(value) : value;
+  typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value;
 const toList = ({ value }: { value: unknown }) =>
   typeof value === 'string'
     ? value

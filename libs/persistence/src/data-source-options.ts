@@ -5,7 +5,7 @@ import { MIGRATIONS } from './migrations';
 /** One place that turns DATABASE_URL into TypeORM options, for the apps, the CLI and tests. */
 export function dataSourceOptions(databaseUrl: string, poolSize = 10): DataSourceOptions {
   return {
-    type: 'mysql',
+    type: 'mariadb',
     url: databaseUrl,
     charset: 'utf8mb4_unicode_ci',
     timezone: 'Z',

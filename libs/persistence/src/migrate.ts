@@ -34,7 +34,9 @@ export async function ensureDatabase(databaseUrl: string): Promise<void> {
   const admin = new DataSource({ type: 'mysql', url: url.toString() });
   await admin.initialize();
   try {
-    await admin.query(`CREATE DATABASE IF NOT EXISTS \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+    await admin.query(
+      `CREATE DATABASE IF NOT EXISTS \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`,
+    );
   } finally {
     await admin.destroy();
   }

@@ -15,7 +15,10 @@ export class PersistenceModule {
       imports: [
         TypeOrmModule.forRootAsync({
           inject: [SharedEnv],
-          useFactory: (env: SharedEnv) => ({ ...dataSourceOptions(env.DATABASE_URL, poolSize), retryAttempts: 0 }),
+          useFactory: (env: SharedEnv) => ({
+            ...dataSourceOptions(env.DATABASE_URL, poolSize),
+            retryAttempts: 0,
+          }),
         }),
       ],
     };

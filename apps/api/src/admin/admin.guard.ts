@@ -19,7 +19,8 @@ export class AdminGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
     const header = context.switchToHttp().getRequest<Request>().headers.authorization ?? '';
     const token = /^Bearer (\S+)$/i.exec(header)?.[1];
-    if (!this.expected || !token || !timingSafeEqual(digest(token), this.expected)) throw new UnauthorizedError();
+    if (!this.expected || !token || !timingSafeEqual(digest(token), this.expected))
+      throw new UnauthorizedError();
     return true;
   }
 }

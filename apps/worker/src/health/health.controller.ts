@@ -21,7 +21,8 @@ export class HealthController {
   @Get('readyz')
   async readyz(): Promise<{ status: 'ok'; checks: Record<string, string> }> {
     const checks = await checkDependencies(this.db, this.redis);
-    if (Object.values(checks).some((c) => c !== 'ok')) throw new UnavailableError(`not ready: ${JSON.stringify(checks)}`);
+    if (Object.values(checks).some((c) => c !== 'ok'))
+      throw new UnavailableError(`not ready: ${JSON.stringify(checks)}`);
     return { status: 'ok', checks };
   }
 }

@@ -53,7 +53,7 @@ export function toErrorResponse(exception: unknown): ErrorResponse {
     const response = exception.getResponse();
     const message =
       typeof response === 'object' && response !== null && 'message' in response
-        ? (response as { message: unknown }).message
+        ? response.message
         : exception.message;
     const detail = Array.isArray(message) ? message.join('; ') : String(message);
     return { status, body: { detail, code }, headers: {} };
@@ -70,7 +70,10 @@ export function toErrorResponse(exception: unknown): ErrorResponse {
   if (parserError?.expose && typeof parserError.status === 'number' && parserError.status < 500) {
     return {
       status: parserError.status,
-      body: { detail: parserError.message ?? 'Bad request', code: CODE_BY_STATUS[parserError.status] ?? 'invalid_request' },
+      body: {
+        detail: parserError.message ?? 'Bad request',
+        code: CODE_BY_STATUS[parserError.status] ?? 'invalid_request',
+      },
       headers: {},
     };
   }

@@ -1,4 +1,12 @@
-import { Column, CreateDateColumn, Entity, JoinColumn, ManyToOne, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import {
+  Column,
+  CreateDateColumn,
+  Entity,
+  JoinColumn,
+  ManyToOne,
+  PrimaryColumn,
+  UpdateDateColumn,
+} from 'typeorm';
 import { idColumn, timestamp } from './columns';
 import { Plan } from './plan.entity';
 
@@ -22,9 +30,12 @@ export class Account {
   @Column({ type: 'enum', enum: ['active', 'suspended'], default: 'active' })
   status: AccountStatus;
 
-  @CreateDateColumn({ name: 'created_at', ...timestamp() })
+  @CreateDateColumn({ name: 'created_at', ...timestamp({ default: () => 'CURRENT_TIMESTAMP(3)' }) })
   createdAt: Date;
 
-  @UpdateDateColumn({ name: 'updated_at', ...timestamp() })
+  @UpdateDateColumn({
+    name: 'updated_at',
+    ...timestamp({ default: () => 'CURRENT_TIMESTAMP(3)', onUpdate: 'CURRENT_TIMESTAMP(3)' }),
+  })
   updatedAt: Date;
 }

@@ -31,7 +31,7 @@ export class ApiKey {
   @Column({ type: 'varchar', length: 64, nullable: true })
   name: string | null;
 
-  @CreateDateColumn({ name: 'created_at', ...timestamp() })
+  @CreateDateColumn({ name: 'created_at', ...timestamp({ default: () => 'CURRENT_TIMESTAMP(3)' }) })
   createdAt: Date;
 
   @Column({ name: 'last_used_at', ...timestamp({ nullable: true }) })

@@ -4,7 +4,11 @@ export type Environment = 'production' | 'sandbox';
 export const ENVIRONMENTS: Environment[] = ['production', 'sandbox'];
 
 /** Millisecond precision everywhere: job timings and delivery latencies need it. */
-export const timestamp = (extra: ColumnOptions = {}): ColumnOptions => ({ type: 'datetime', precision: 3, ...extra });
+export const timestamp = (extra: ColumnOptions = {}): ColumnOptions => ({
+  type: 'datetime',
+  precision: 3,
+  ...extra,
+});
 
 export const environmentColumn: PrimaryColumnOptions = { type: 'enum', enum: ENVIRONMENTS };
 

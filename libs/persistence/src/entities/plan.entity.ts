@@ -20,9 +20,12 @@ export class Plan {
   @Column({ name: 'max_concurrent_pages', type: 'int' })
   maxConcurrentPages: number;
 
-  @CreateDateColumn({ name: 'created_at', ...timestamp() })
+  @CreateDateColumn({ name: 'created_at', ...timestamp({ default: () => 'CURRENT_TIMESTAMP(3)' }) })
   createdAt: Date;
 
-  @UpdateDateColumn({ name: 'updated_at', ...timestamp() })
+  @UpdateDateColumn({
+    name: 'updated_at',
+    ...timestamp({ default: () => 'CURRENT_TIMESTAMP(3)', onUpdate: 'CURRENT_TIMESTAMP(3)' }),
+  })
   updatedAt: Date;
 }

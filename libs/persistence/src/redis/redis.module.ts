@@ -1,4 +1,12 @@
-import { Global, Inject, Injectable, Module, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import {
+  Global,
+  Inject,
+  Injectable,
+  Logger,
+  Module,
+  OnApplicationShutdown,
+  OnModuleInit,
+} from '@nestjs/common';
 import Redis from 'ioredis';
 import { SharedEnv } from '@app/config';
 
@@ -24,7 +32,11 @@ class RedisLifecycle implements OnModuleInit, OnApplicationShutdown {
     const timeout = new Promise<never>((_, reject) =>
       setTimeout(() => reject(new Error(`Redis did not answer PING within 3 s`)), 3000).unref(),
     );
-    await Promise.race([this.redis.ping(), timeout]);
+    try {
+      await Promise.race([this.redis.ping(), timeout]);
+    } catch (err) {
+      throw new Error(`Redis is not reachable: ${(err as Error).message}`);
+    }
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -39,7 +51,17 @@ class RedisLifecycle implements OnModuleInit, OnApplicationShutdown {
       provide: REDIS,
       inject: [SharedEnv],
       // Fail fast on start-up instead of queueing commands forever against a Redis that is down.
-      useFactory: (env: SharedEnv) => new Redis(env.REDIS_URL, { maxRetriesPerRequest: 2, enableOfflineQueue: true }),
+      useFactory: (env: SharedEnv) => {
+        const redis = new Redis(env.REDIS_URL, { maxRetriesPerRequest: 2 });
+        // ioredis reconnects by itself; report each distinct failure once instead of on every retry.
+        const logger = new Logger('Redis');
+        let last = '';
+        redis.on('error', (err: Error) => {
+          if (err.message !== last) logger.warn(`connection error: ${(last = err.message)}`);
+        });
+        redis.on('ready', () => (last = ''));
+        return redis;
+      },
     },
     RedisKeys,
     RedisLifecycle,

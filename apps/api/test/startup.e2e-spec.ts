@@ -1,0 +1,60 @@
+import { freePort, runCompiled, waitForHttp } from '../../../test/support/processes';
+
+const API = 'apps/api/src/main.js';
+const WORKER = 'apps/worker/src/main.js';
+
+/** The run's environment minus the given variables, plus overrides. */
+function envWith(overrides: Record<string, string>, without: string[] = []): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, ...overrides };
+  for (const k of without) delete env[k];
+  return env;
+}
+
+async function failsWith(entry: string, env: NodeJS.ProcessEnv): Promise<string> {
+  const proc = runCompiled(entry, env);
+  const code = await proc.exited;
+  expect(code).toBe(1);
+  return proc.output();
+}
+
+describe('start-up of the compiled apps', () => {
+  it('refuses to start without its secrets, naming each one', async () => {
+    const out = await failsWith(API, envWith({ PORT: '0' }, ['KEY_HASH_SECRET', 'SECRETS_ENCRYPTION_KEY']));
+    expect(out).toContain('KEY_HASH_SECRET: is required');
+    expect(out).toContain('SECRETS_ENCRYPTION_KEY: is required');
+  });
+
+  it('names a bad value', async () => {
+    expect(await failsWith(API, envWith({ PORT: 'eighty' }))).toContain('PORT: must be an integer number');
+    expect(await failsWith(WORKER, envWith({ WORKER_QUEUES: 'render,pizza' }))).toContain('WORKER_QUEUES:');
+    expect(await failsWith(API, envWith({ NET_ALLOW_CIDRS: '127.0.0.1' }))).toContain('NET_ALLOW_CIDRS:');
+  });
+
+  it('fails fast, saying how to start MySQL or Redis, when one is unreachable', async () => {
+    const port = await freePort();
+    const noDb = await failsWith(
+      API,
+      envWith({ PORT: '0', DATABASE_URL: `mysql://root@127.0.0.1:${port}/x` }),
+    );
+    expect(noDb).toContain('MySQL/MariaDB is not reachable');
+    expect(noDb).toContain('mariadbd');
+    const noRedis = await failsWith(API, envWith({ PORT: '0', REDIS_URL: `redis://127.0.0.1:${port}/0` }));
+    expect(noRedis).toContain('Redis is not reachable');
+    expect(noRedis).toContain('redis-server');
+  });
+
+  it('boots the worker with health and readiness on WORKER_PORT', async () => {
+    const port = await freePort();
+    const worker = runCompiled(WORKER, envWith({ WORKER_PORT: String(port) }));
+    try {
+      await waitForHttp(`http://127.0.0.1:${port}/healthz`);
+      const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
+      expect(ready.status).toBe(200);
+      expect(await ready.json()).toEqual({ status: 'ok', checks: { mysql: 'ok', redis: 'ok' } });
+    } finally {
+      worker.child.kill('SIGTERM');
+      // Nest closes the app, then re-raises the signal: a clean exit reports SIGTERM.
+      expect(await worker.exited).toBe('SIGTERM');
+    }
+  });
+});
