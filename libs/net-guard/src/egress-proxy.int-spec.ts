@@ -1,0 +1,345 @@
+import http from 'node:http';
+import https from 'node:https';
+import net from 'node:net';
+import tls from 'node:tls';
+import { once } from 'node:events';
+import { generate } from 'selfsigned';
+import { chromium } from 'playwright-core';
+import { createAddressPolicy } from './address-policy';
+import { startEgressProxy, type EgressProxy, type EgressRefusal } from './egress-proxy';
+import type { HostResolver } from './resolve-host';
+
+// Everything here listens and dials on loopback only; 127.0.0.1/32 is the one open range, the other
+// loopback spellings stand in for refused addresses.
+const policy = createAddressPolicy({ mode: 'allowlist', allowCidrs: ['127.0.0.1/32'] });
+
+const CHROMIUM_FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-dev-shm-usage',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+  '--disable-sync',
+  '--disable-quic',
+];
+
+async function listen(server: net.Server, host: string, port = 0): Promise<number> {
+  server.listen(port, host);
+  await once(server, 'listening');
+  return (server.address() as net.AddressInfo).port;
+}
+
+const tableResolver =
+  (table: Record<string, string[]>): HostResolver =>
+  async (host) => {
+    if (table[host]) return table[host];
+    throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
+  };
+
+interface Answer {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+  reusedSocket: boolean;
+}
+
+/** A plain-HTTP request through the proxy, in absolute form as a browser sends it. */
+function viaProxy(
+  proxy: EgressProxy,
+  target: string,
+  init: { method?: string; body?: Buffer; agent?: http.Agent } = {},
+) {
+  return new Promise<Answer>((resolve, reject) => {
+    const req = http.request(
+      { host: '127.0.0.1', port: proxy.port, path: target, method: init.method ?? 'GET', agent: init.agent },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode!,
+            headers: res.headers,
+            body: Buffer.concat(chunks).toString(),
+            reusedSocket: req.reusedSocket,
+          }),
+        );
+      },
+    );
+    req.setHeader('host', new URL(target).host);
+    req.on('error', reject);
+    req.end(init.body);
+  });
+}
+
+/** CONNECT through the proxy; the socket is the tunnel when the status is 200. */
+function connectVia(proxy: EgressProxy, authority: string) {
+  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; socket: net.Socket; head: Buffer }>(
+    (resolve, reject) => {
+      const req = http.request({ host: '127.0.0.1', port: proxy.port, method: 'CONNECT', path: authority });
+      req.on('connect', (res: http.IncomingMessage, socket: net.Socket, head: Buffer) =>
+        resolve({ status: res.statusCode!, headers: res.headers, socket, head }),
+      );
+      req.on('error', reject);
+      req.end();
+    },
+  );
+}
+
+/** One GET over TLS inside a tunnel, trusting only the test certificate. */
+async function getOverTunnel(socket: net.Socket, ca: string): Promise<string> {
+  const secure = tls.connect({ socket, ca, host: '127.0.0.1' });
+  await once(secure, 'secureConnect');
+  secure.end('GET / HTTP/1.1\r\nhost: 127.0.0.1\r\nconnection: close\r\n\r\n');
+  const chunks: Buffer[] = [];
+  for await (const chunk of secure) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString();
+}
+
+describe('egress proxy', () => {
+  const cert = generate([{ name: 'commonName', value: '127.0.0.1' }], {
+    keySize: 2048,
+    algorithm: 'sha256',
+    extensions: [{ name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] }],
+  });
+  const servers: net.Server[] = [];
+  /** Requests that reached a server on a refused address: must stay empty. */
+  const evilHits: string[] = [];
+  let port: number;
+  let httpsPort: number;
+  let closedPort: number;
+  let proxy: EgressProxy;
+  const refusals: EgressRefusal[] = [];
+  const started: EgressProxy[] = [];
+
+  const start = async (resolver: HostResolver) => {
+    const p = await startEgressProxy({ policy, resolver });
+    started.push(p);
+    return p;
+  };
+
+  beforeAll(async () => {
+    const good = http.createServer((req, res) => {
+      if (req.url === '/echo') {
+        res.writeHead(200, { 'content-type': 'application/octet-stream' });
+        req.pipe(res);
+      } else if (req.url === '/page') {
+        res.writeHead(200, { 'content-type': 'text/html' });
+        res.end(
+          `<!doctype html><title>Fixture</title><h1>Fixture</h1>` +
+            `<img id="plain" src="http://127.0.0.2:${port}/x.png">` +
+            `<img id="tls" src="https://127.0.0.2:${httpsPort}/x.png">` +
+            `<iframe src="http://foo.localhost:${port}/"></iframe>`,
+        );
+      } else res.end(`hello from ${req.socket.localAddress} ${req.url}`);
+    });
+    port = await listen(good, '127.0.0.1');
+    const secure = https.createServer({ key: cert.private, cert: cert.cert }, (_req, res) =>
+      res.end('secure hello'),
+    );
+    httpsPort = await listen(secure, '127.0.0.1');
+    servers.push(good, secure);
+    // The same ports on refused loopback addresses, so that a wrongly dialed request would be seen.
+    const evil = (req: http.IncomingMessage, res: http.ServerResponse) => {
+      evilHits.push(`${req.socket.localAddress} ${req.url}`);
+      res.end('evil');
+    };
+    for (const [host, p] of [
+      ['127.0.0.2', port],
+      ['::1', port],
+      ['127.0.0.2', httpsPort],
+    ] as const) {
+      const server =
+        p === httpsPort
+          ? https.createServer({ key: cert.private, cert: cert.cert }, evil)
+          : http.createServer(evil);
+      await listen(server, host, p);
+      servers.push(server);
+    }
+    const closed = net.createServer();
+    closedPort = await listen(closed, '127.0.0.1');
+    closed.close();
+
+    proxy = await startEgressProxy({
+      policy,
+      resolver: tableResolver({ 'app.test': ['127.0.0.1'], 'evil.test': ['127.0.0.2'] }),
+      onRefusal: (r) => refusals.push(r),
+    });
+    started.push(proxy);
+  });
+
+  afterAll(async () => {
+    await Promise.all(started.map((p) => p.close()));
+    for (const s of servers) s.close();
+  });
+
+  afterEach(() => expect(evilHits).toEqual([]));
+
+  describe('plain HTTP', () => {
+    it('carries requests to an allowed address and to a name resolving to it', async () => {
+      const direct = await viaProxy(proxy, `http://127.0.0.1:${port}/a?b=1`);
+      expect(direct).toMatchObject({ status: 200, body: 'hello from 127.0.0.1 /a?b=1' });
+      const named = await viaProxy(proxy, `http://app.test:${port}/n`);
+      expect(named).toMatchObject({ status: 200, body: 'hello from 127.0.0.1 /n' });
+      expect(named.headers['x-egress-blocked']).toBeUndefined();
+    });
+
+    it('streams request and response bodies', async () => {
+      const body = Buffer.alloc(3 * 1024 * 1024, 'x');
+      const answer = await viaProxy(proxy, `http://127.0.0.1:${port}/echo`, { method: 'POST', body });
+      expect(answer.status).toBe(200);
+      expect(answer.body.length).toBe(body.length);
+    });
+
+    it('keeps the browser connection alive between requests', async () => {
+      const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+      const first = await viaProxy(proxy, `http://127.0.0.1:${port}/1`, { agent });
+      const second = await viaProxy(proxy, `http://127.0.0.1:${port}/2`, { agent });
+      agent.destroy();
+      expect([first.status, second.status]).toEqual([200, 200]);
+      expect(second.reusedSocket).toBe(true);
+    });
+
+    it.each([
+      [`http://127.0.0.2:PORT/x.png`, '127.0.0.2'],
+      [`http://[::1]:PORT/`, '::1'],
+      [`http://[::ffff:127.0.0.2]:PORT/`, '::ffff:7f00:2'],
+      [`http://0x7f000002:PORT/`, '127.0.0.2'],
+      [`http://foo.localhost:PORT/`, 'foo.localhost'],
+      [`http://evil.test:PORT/`, 'evil.test'],
+    ])('refuses %s with 403 and x-egress-blocked', async (target, host) => {
+      const before = proxy.stats().blocked;
+      const answer = await viaProxy(proxy, target.replace('PORT', String(port)));
+      expect(answer.status).toBe(403);
+      expect(answer.headers['x-egress-blocked']).toBe('BLOCKED_ADDRESS');
+      expect(answer.body).toMatch(/^Refused by the egress policy: /);
+      expect(proxy.stats().blocked).toBe(before + 1);
+      expect(refusals.at(-1)).toMatchObject({ code: 'BLOCKED_ADDRESS', host, port });
+    });
+
+    it('answers 502 DNS for a name that does not resolve and 502 CONNECT when nothing listens', async () => {
+      const dns = await viaProxy(proxy, `http://nowhere.test:${port}/`);
+      expect(dns.status).toBe(502);
+      expect(dns.headers['x-egress-blocked']).toBe('DNS');
+      const refused = await viaProxy(proxy, `http://127.0.0.1:${closedPort}/`);
+      expect(refused.status).toBe(502);
+      expect(refused.headers['x-egress-blocked']).toBe('CONNECT');
+    });
+
+    it('refuses a request that is not in absolute form', async () => {
+      const answer = await new Promise<number>((resolve, reject) =>
+        http
+          .get({ host: '127.0.0.1', port: proxy.port, path: '/' }, (res) => resolve(res.statusCode!))
+          .on('error', reject),
+      );
+      expect(answer).toBe(400);
+    });
+  });
+
+  describe('CONNECT', () => {
+    it('tunnels to an allowed address, TLS end to end', async () => {
+      const tunnel = await connectVia(proxy, `127.0.0.1:${httpsPort}`);
+      expect(tunnel.status).toBe(200);
+      expect(await getOverTunnel(tunnel.socket, cert.cert)).toMatch(/\r\n\r\nsecure hello$/);
+    });
+
+    it.each([
+      '127.0.0.2:PORT',
+      '[::1]:PORT',
+      '[::ffff:127.0.0.2]:PORT',
+      '2130706434:PORT',
+      'foo.localhost:PORT',
+      'evil.test:PORT',
+    ])('refuses %s with 403 and x-egress-blocked', async (authority) => {
+      const tunnel = await connectVia(proxy, authority.replace('PORT', String(httpsPort)));
+      tunnel.socket.destroy();
+      expect(tunnel.status).toBe(403);
+      expect(tunnel.headers['x-egress-blocked']).toBe('BLOCKED_ADDRESS');
+      expect(refusals.at(-1)).toMatchObject({ code: 'BLOCKED_ADDRESS', port: httpsPort });
+    });
+
+    it('answers 502 with DNS or CONNECT', async () => {
+      const dns = await connectVia(proxy, `nowhere.test:${httpsPort}`);
+      const refused = await connectVia(proxy, `127.0.0.1:${closedPort}`);
+      dns.socket.destroy();
+      refused.socket.destroy();
+      expect([dns.status, dns.headers['x-egress-blocked']]).toEqual([502, 'DNS']);
+      expect([refused.status, refused.headers['x-egress-blocked']]).toEqual([502, 'CONNECT']);
+    });
+
+    it('refuses a CONNECT target without a port', async () => {
+      const tunnel = await connectVia(proxy, '127.0.0.1');
+      tunnel.socket.destroy();
+      expect(tunnel.status).toBe(400);
+    });
+  });
+
+  describe('DNS rebinding', () => {
+    /** Answers 127.0.0.1 the first time, then 127.0.0.2: a check-then-resolve-again proxy would be fooled. */
+    const rebinding = () => {
+      const calls: string[] = [];
+      const resolver: HostResolver = async (host) => {
+        calls.push(host);
+        return calls.length === 1 ? ['127.0.0.1'] : ['127.0.0.2'];
+      };
+      return { calls, resolver };
+    };
+
+    it('dials the address it vetted for plain HTTP', async () => {
+      const { calls, resolver } = rebinding();
+      const p = await start(resolver);
+      const first = await viaProxy(p, `http://rebind.test:${port}/r`);
+      expect(first).toMatchObject({ status: 200, body: 'hello from 127.0.0.1 /r' });
+      expect(calls).toEqual(['rebind.test']);
+      const second = await viaProxy(p, `http://rebind.test:${port}/r`);
+      expect(second.status).toBe(403);
+      expect(calls).toEqual(['rebind.test', 'rebind.test']);
+      expect(p.stats()).toEqual({ allowed: 1, blocked: 1, failed: 0 });
+    });
+
+    it('dials the address it vetted for CONNECT', async () => {
+      const { calls, resolver } = rebinding();
+      const p = await start(resolver);
+      const tunnel = await connectVia(p, `rebind.test:${httpsPort}`);
+      expect(tunnel.status).toBe(200);
+      expect(await getOverTunnel(tunnel.socket, cert.cert)).toMatch(/secure hello$/);
+      expect(calls).toEqual(['rebind.test']);
+    });
+  });
+
+  it('is the only way out for Chromium: a page on 127.0.0.1 loads, its loopback-spelled subresources are refused', async () => {
+    const seen: EgressRefusal[] = [];
+    // No name on the page needs DNS; an empty table keeps any stray lookup off the network.
+    const withRefusals = await startEgressProxy({
+      policy,
+      resolver: tableResolver({}),
+      onRefusal: (r) => seen.push(r),
+    });
+    started.push(withRefusals);
+    const browser = await chromium.launch({
+      executablePath: '/usr/bin/chromium-headless-shell',
+      args: [...CHROMIUM_FLAGS, '--proxy-bypass-list=<-loopback>'],
+      proxy: { server: withRefusals.url },
+    });
+    try {
+      const page = await browser.newPage();
+      const response = await page.goto(`http://127.0.0.1:${port}/page`, { waitUntil: 'load' });
+      expect(response?.status()).toBe(200);
+      expect(await page.textContent('h1')).toBe('Fixture');
+      // The images failed to load (naturalWidth 0), and the iframe got the proxy's refusal.
+      expect(await page.$eval('#plain', (img) => (img as HTMLImageElement).naturalWidth)).toBe(0);
+      const hosts = seen.map((r) => `${r.code} ${r.host}:${r.port}`).sort();
+      expect(hosts).toEqual(
+        expect.arrayContaining([
+          `BLOCKED_ADDRESS 127.0.0.2:${port}`,
+          `BLOCKED_ADDRESS 127.0.0.2:${httpsPort}`,
+          `BLOCKED_ADDRESS foo.localhost:${port}`,
+        ]),
+      );
+      expect(withRefusals.stats().allowed).toBeGreaterThanOrEqual(1);
+      expect(withRefusals.stats().blocked).toBeGreaterThanOrEqual(3);
+    } finally {
+      await browser.close();
+    }
+  });
+});

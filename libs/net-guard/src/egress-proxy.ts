@@ -1,0 +1,240 @@
+import http from 'node:http';
+import net from 'node:net';
+import { once } from 'node:events';
+import { pipeline } from 'node:stream';
+import type { AddressPolicy } from './address-policy';
+import { BlockedAddressError, DnsError } from './errors';
+import { bareHost, defaultResolver, pinnedLookup, resolveAllowed, type HostResolver } from './resolve-host';
+
+export type EgressRefusalCode = 'BLOCKED_ADDRESS' | 'DNS' | 'CONNECT';
+
+/** One request or tunnel the proxy did not carry, and why (the code is a page error code). */
+export interface EgressRefusal {
+  code: EgressRefusalCode;
+  host: string;
+  port: number;
+  reason: string;
+}
+
+export interface EgressProxyOptions {
+  policy: AddressPolicy;
+  resolver?: HostResolver;
+  host?: string;
+  port?: number;
+  /**
+   * Told of every refusal. Chromium reports a refused CONNECT only as ERR_TUNNEL_CONNECTION_FAILED,
+   * so this is how the browser side learns that an https request was BLOCKED_ADDRESS.
+   */
+  onRefusal?: (refusal: EgressRefusal) => void;
+}
+
+/** allowed: requests and tunnels that passed the policy; blocked: refused by it; failed: DNS or connect. */
+export interface EgressStats {
+  allowed: number;
+  blocked: number;
+  failed: number;
+}
+
+export interface EgressProxy {
+  /** For Chromium's --proxy-server (with --proxy-bypass-list=<-loopback>). */
+  url: string;
+  port: number;
+  stats(): EgressStats;
+  close(): Promise<void>;
+}
+
+const STATUS: Record<EgressRefusalCode, [number, string]> = {
+  BLOCKED_ADDRESS: [403, 'Forbidden'],
+  DNS: [502, 'Bad Gateway'],
+  CONNECT: [502, 'Bad Gateway'],
+};
+
+// RFC 9110 section 7.6.1: these describe one connection and are not forwarded.
+const HOP_BY_HOP = [
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+];
+
+function endToEnd(headers: http.IncomingHttpHeaders): http.OutgoingHttpHeaders {
+  const named = String(headers.connection ?? '')
+    .split(',')
+    .map((h) => h.trim().toLowerCase());
+  const out: http.OutgoingHttpHeaders = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined && !HOP_BY_HOP.includes(name) && !named.includes(name)) out[name] = value;
+  }
+  return out;
+}
+
+/**
+ * The browser's only way out (DESIGN.md "Network policy (SSRF)"): a forward proxy for plain HTTP
+ * (absolute-form requests) and CONNECT tunnels that resolves each host once, vets every address,
+ * and dials only those addresses, so DNS rebinding cannot move a connection to a refused one.
+ */
+export async function startEgressProxy(options: EgressProxyOptions): Promise<EgressProxy> {
+  const { policy, resolver = defaultResolver, onRefusal } = options;
+  const counts: EgressStats = { allowed: 0, blocked: 0, failed: 0 };
+  // Keyed by host name; a pooled socket goes to an address vetted when it was opened.
+  const upstreamAgent = new http.Agent({ keepAlive: true });
+  const tunnels = new Set<net.Socket>();
+
+  function refusal(code: EgressRefusalCode, host: string, port: number, reason: string): EgressRefusal {
+    if (code === 'BLOCKED_ADDRESS') counts.blocked++;
+    else counts.failed++;
+    const refused = { code, host, port, reason };
+    onRefusal?.(refused);
+    return refused;
+  }
+
+  /** The vetted addresses of host, or the refusal to answer with. */
+  async function vet(host: string, port: number): Promise<string[] | EgressRefusal> {
+    try {
+      const addresses = await resolveAllowed(host, policy, resolver);
+      counts.allowed++;
+      return addresses;
+    } catch (err) {
+      if (err instanceof BlockedAddressError) return refusal('BLOCKED_ADDRESS', host, port, err.message);
+      if (err instanceof DnsError) return refusal('DNS', host, port, err.message);
+      throw err;
+    }
+  }
+
+  function refuseRequest(res: http.ServerResponse, r: EgressRefusal): void {
+    const [status] = STATUS[r.code];
+    res
+      .writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'x-egress-blocked': r.code })
+      .end(`Refused by the egress policy: ${r.reason}\n`);
+  }
+
+  function refuseTunnel(client: net.Socket, r: EgressRefusal): void {
+    const [status, text] = STATUS[r.code];
+    const body = `Refused by the egress policy: ${r.reason}\n`;
+    client.end(
+      `HTTP/1.1 ${status} ${text}\r\nx-egress-blocked: ${r.code}\r\ncontent-type: text/plain; charset=utf-8\r\n` +
+        `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    );
+  }
+
+  async function forward(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    let target: URL;
+    try {
+      target = new URL(req.url ?? '');
+    } catch {
+      res
+        .writeHead(400, { 'content-type': 'text/plain' })
+        .end('A proxy request needs an absolute http:// URL\n');
+      return;
+    }
+    if (target.protocol !== 'http:') {
+      res
+        .writeHead(400, { 'content-type': 'text/plain' })
+        .end('Only http:// is proxied; use CONNECT for TLS\n');
+      return;
+    }
+    const host = bareHost(target.hostname);
+    const port = Number(target.port || 80);
+    const vetted = await vet(host, port);
+    if (!Array.isArray(vetted)) return refuseRequest(res, vetted);
+
+    const upstream = http.request({
+      host,
+      port,
+      method: req.method,
+      path: target.pathname + target.search,
+      headers: { ...endToEnd(req.headers), host: target.host },
+      agent: upstreamAgent,
+      lookup: pinnedLookup(vetted),
+    });
+    upstream.on('response', (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.statusMessage, endToEnd(answer.headers));
+      pipeline(answer, res, () => undefined);
+    });
+    upstream.on('error', (err) => {
+      if (res.headersSent) res.destroy();
+      else refuseRequest(res, refusal('CONNECT', host, port, err.message));
+    });
+    // The browser gave up (navigation, abort): stop the upstream transfer too.
+    res.on('close', () => {
+      if (!res.writableFinished) upstream.destroy();
+    });
+    req.pipe(upstream);
+  }
+
+  async function tunnel(req: http.IncomingMessage, client: net.Socket, head: Buffer): Promise<void> {
+    tunnels.add(client);
+    client.on('close', () => tunnels.delete(client));
+    client.on('error', () => client.destroy());
+    // CONNECT's target is host:port (RFC 9110 9.3.6); the URL parser normalises the host as a browser would.
+    let target: URL | undefined;
+    try {
+      if (/:\d+$/.test(req.url ?? '')) target = new URL(`http://${req.url}`);
+    } catch {
+      target = undefined;
+    }
+    if (!target || target.pathname !== '/' || target.search) {
+      client.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
+      return;
+    }
+    const host = bareHost(target.hostname);
+    // The URL parser drops :80, the one port it considers default for http.
+    const port = Number(target.port || 80);
+    const vetted = await vet(host, port);
+    if (!Array.isArray(vetted)) return refuseTunnel(client, vetted);
+    if (client.destroyed) return;
+
+    const upstream = net.connect({ host, port, lookup: pinnedLookup(vetted) });
+    let established = false;
+    tunnels.add(upstream);
+    // Normal ends travel through the pipes (half-close included); only a failure cuts the other side.
+    upstream.on('close', () => tunnels.delete(upstream));
+    client.on('close', () => upstream.destroy());
+    upstream.once('connect', () => {
+      established = true;
+      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      if (head.length) upstream.write(head);
+      upstream.pipe(client);
+      client.pipe(upstream);
+    });
+    upstream.on('error', (err) => {
+      if (established) client.destroy();
+      else refuseTunnel(client, refusal('CONNECT', host, port, err.message));
+    });
+  }
+
+  const server = http.createServer();
+  const fail = (err: unknown, destroy: () => void) => {
+    // Only a bug gets here (vet rethrows what is not a refusal): drop the one connection.
+    destroy();
+    process.emitWarning(`egress proxy: ${String(err)}`);
+  };
+  server.on('request', (req, res) => {
+    forward(req, res).catch((err) => fail(err, () => res.destroy()));
+  });
+  server.on('connect', (req: http.IncomingMessage, socket: net.Socket, head: Buffer) => {
+    tunnel(req, socket, head).catch((err) => fail(err, () => socket.destroy()));
+  });
+  server.listen(options.port ?? 0, options.host ?? '127.0.0.1');
+  await once(server, 'listening');
+  const { address, port } = server.address() as net.AddressInfo;
+
+  return {
+    url: `http://${net.isIPv6(address) ? `[${address}]` : address}:${port}`,
+    port,
+    stats: () => ({ ...counts }),
+    close: async () => {
+      const closed = once(server, 'close');
+      server.close();
+      server.closeAllConnections();
+      for (const socket of tunnels) socket.destroy();
+      upstreamAgent.destroy();
+      await closed;
+    },
+  };
+}
