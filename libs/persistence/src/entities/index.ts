@@ -9,6 +9,8 @@ export { WebhookSecret } from './webhook-secret.entity';
 export { WebhookDelivery, DeliveryStatus } from './webhook-delivery.entity';
 export { WebhookAttempt } from './webhook-attempt.entity';
 export { UsageDaily } from './usage-daily.entity';
+export { QuotaMonthly } from './quota-monthly.entity';
+export { UsageFlush } from './usage-flush.entity';
 
 import { Plan } from './plan.entity';
 import { Account } from './account.entity';
@@ -20,6 +22,8 @@ import { WebhookSecret } from './webhook-secret.entity';
 import { WebhookDelivery } from './webhook-delivery.entity';
 import { WebhookAttempt } from './webhook-attempt.entity';
 import { UsageDaily } from './usage-daily.entity';
+import { QuotaMonthly } from './quota-monthly.entity';
+import { UsageFlush } from './usage-flush.entity';
 
 export const ENTITIES = [
   Plan,
@@ -32,4 +36,6 @@ export const ENTITIES = [
   WebhookDelivery,
   WebhookAttempt,
   UsageDaily,
+  QuotaMonthly,
+  UsageFlush,
 ];
