@@ -20,6 +20,7 @@ const LIB_DEPENDENCIES = {
   config: [],
   common: [],
   'queue-contracts': [],
+  queues: ['config', 'common', 'queue-contracts'],
   persistence: ['config', 'common'],
   'net-guard': ['config', 'common'],
   rendering: ['config', 'common', 'net-guard', 'queue-contracts'],

@@ -11,6 +11,9 @@ import { AdminModule } from './admin/admin.module';
 import { HealthModule } from './health/health.module';
 import { KeysModule } from './keys/keys.module';
 import { MeModule } from './me/me.module';
+import { JobsModule } from './jobs/jobs.module';
+import { ScrapeModule } from './scrape/scrape.module';
+import { QueuesModule } from '@app/queues';
 
 export interface ApiModuleOptions {
   env: ApiEnv;
@@ -34,6 +37,9 @@ export class AppModule {
         MeModule,
         KeysModule,
         AdminModule,
+        QueuesModule,
+        JobsModule,
+        ScrapeModule,
       ],
       providers: [
         { provide: APP_GUARD, useExisting: ApiKeyGuard },

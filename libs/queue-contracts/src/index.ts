@@ -1,2 +1,4 @@
 export * from './scrape-options';
 export * from './queue-names';
+export * from './jobs';
+export * from './job-options';

@@ -34,7 +34,7 @@ export class Job {
 
   /** Validated request options (scrape options, crawl scope). Never the custom headers in clear. */
   @Column({ type: 'json' })
-  options: Record<string, unknown>;
+  options: object;
 
   @Column({ name: 'webhook_url', type: 'varchar', length: 2048, nullable: true })
   webhookUrl: string | null;

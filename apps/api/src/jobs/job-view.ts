@@ -1,0 +1,27 @@
+import type { JobStatus, JobType } from '@app/persistence';
+import type { PageResult } from '@app/queue-contracts';
+
+/** GET /v1/jobs/{id} (DESIGN.md "API contract / Job"). */
+export interface JobView {
+  job_id: string;
+  type: JobType;
+  status: JobStatus;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  expires_at: string;
+  total: number;
+  completed: number;
+  failed: number;
+  result:
+    | PageResult
+    | { data: PageResult[]; next: string | null }
+    | { error: { code: string; message: string } }
+    | null;
+}
+
+/** What every job-creating endpoint answers (spec: `{status, job_id}`). */
+export interface JobAccepted {
+  status: 'queued';
+  job_id: string;
+}

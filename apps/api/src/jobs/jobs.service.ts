@@ -1,0 +1,222 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { createHash } from 'node:crypto';
+import { DataSource, EntityManager, In, LessThan, Repository } from 'typeorm';
+import { ApiEnv } from '@app/config';
+import { ConflictError, InvalidRequestError, NotFoundError, newId } from '@app/common';
+import type { AuthContext } from '@app/auth';
+import { Job, JobPage, JobStatus, JobType, TERMINAL_JOB_STATUSES } from '@app/persistence';
+import type { PageResult, ScrapeOptions } from '@app/queue-contracts';
+import { JobView } from './job-view';
+import { decodeCursor, encodeCursor } from './cursor';
+
+const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
+const MYSQL_DUPLICATE = 'ER_DUP_ENTRY';
+
+export interface NewJob {
+  type: JobType;
+  url: string | null;
+  options: ScrapeOptions | Record<string, unknown>;
+  webhookUrl: string | null;
+  total: number;
+  /** Writes the job's pages (or URL chunks) inside the creating transaction. */
+  writePages: (em: EntityManager, jobId: string) => Promise<void>;
+}
+
+export interface Idempotency {
+  key?: string;
+  /** The request as received, so a reused key with another body can be told apart (409). */
+  body: unknown;
+}
+
+export interface Accepted {
+  jobId: string;
+  /** False when an Idempotency-Key replay returned an earlier job. */
+  created: boolean;
+}
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+@Injectable()
+export class JobsService {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    @InjectRepository(Job) private readonly jobs: Repository<Job>,
+    @InjectRepository(JobPage) private readonly pages: Repository<JobPage>,
+    private readonly env: ApiEnv,
+  ) {}
+
+  /**
+   * Stores a job and its pages in one transaction. With an Idempotency-Key the same key within
+   * 24 h returns the first job and creates nothing; the same key with another body is a conflict.
+   */
+  async accept(auth: AuthContext, job: NewJob, idem: Idempotency): Promise<Accepted> {
+    const requestHash = idem.key
+      ? createHash('sha256').update(JSON.stringify(idem.body)).digest('hex')
+      : null;
+    if (idem.key) {
+      if (idem.key.length > 255)
+        throw InvalidRequestError.field('Idempotency-Key', 'must be at most 255 characters');
+      const earlier = await this.findIdempotent(auth, idem.key, requestHash!);
+      if (earlier) return { jobId: earlier, created: false };
+    }
+    const id = newId('job');
+    const now = new Date();
+    try {
+      await this.db.transaction(async (em) => {
+        const repo = em.getRepository(Job);
+        const row = repo.create({
+          id,
+          accountId: auth.accountId,
+          environment: auth.environment,
+          type: job.type,
+          status: 'queued',
+          url: job.url,
+          options: job.options,
+          webhookUrl: job.webhookUrl,
+          idempotencyKey: idem.key ?? null,
+          requestHash,
+          total: job.total,
+          createdAt: now,
+          expiresAt: new Date(now.getTime() + this.env.RESULT_RETENTION_DAYS * 24 * 3600 * 1000),
+        });
+        await repo.insert(row);
+        await job.writePages(em, id);
+      });
+    } catch (err) {
+      // Two requests with one key raced: the loser answers with the winner's job.
+      if (idem.key && (err as { code?: string }).code === MYSQL_DUPLICATE) {
+        const earlier = await this.findIdempotent(auth, idem.key, requestHash!);
+        if (earlier) return { jobId: earlier, created: false };
+      }
+      throw err;
+    }
+    return { jobId: id, created: true };
+  }
+
+  private async findIdempotent(auth: AuthContext, key: string, requestHash: string): Promise<string | null> {
+    const scope = { accountId: auth.accountId, environment: auth.environment, idempotencyKey: key };
+    const earlier = await this.jobs.findOne({
+      where: scope,
+      select: { id: true, requestHash: true, createdAt: true },
+    });
+    if (!earlier) return null;
+    if (Date.now() - earlier.createdAt.getTime() > IDEMPOTENCY_WINDOW_MS) {
+      // Past the window the key is free again; the old job keeps its results but loses the key.
+      await this.jobs.update(
+        { id: earlier.id, createdAt: LessThan(new Date(Date.now() - IDEMPOTENCY_WINDOW_MS)) },
+        {
+          idempotencyKey: null,
+        },
+      );
+      return null;
+    }
+    if (earlier.requestHash !== requestHash) {
+      throw new ConflictError('Idempotency-Key was already used with a different request body');
+    }
+    return earlier.id;
+  }
+
+  async get(auth: AuthContext, id: string, cursor?: string, pageSize = 100): Promise<JobView> {
+    const job = await this.owned(auth, id);
+    return this.view(job, await this.resultOf(job, cursor, pageSize));
+  }
+
+  async list(
+    auth: AuthContext,
+    filter: { status?: JobStatus; type?: JobType; cursor?: string; limit: number },
+  ): Promise<{ data: Omit<JobView, 'result'>[]; next: string | null }> {
+    const before = filter.cursor ? decodeCursor(filter.cursor, 'job') : undefined;
+    const rows = await this.jobs.find({
+      where: {
+        accountId: auth.accountId,
+        environment: auth.environment,
+        ...(filter.status ? { status: filter.status } : {}),
+        ...(filter.type ? { type: filter.type } : {}),
+        ...(before ? { id: LessThan(before) } : {}),
+      },
+      order: { id: 'DESC' },
+      take: filter.limit + 1,
+    });
+    const page = rows.slice(0, filter.limit);
+    const data = page.map((j) => {
+      const { result: _result, ...rest } = this.view(j, null);
+      return rest;
+    });
+    return { data, next: rows.length > filter.limit ? encodeCursor('job', page[page.length - 1].id) : null };
+  }
+
+  /** Cancels a job that has not ended: no new page starts; pages already running finish. */
+  async cancel(auth: AuthContext, id: string): Promise<JobView> {
+    const job = await this.owned(auth, id);
+    if (!TERMINAL_JOB_STATUSES.includes(job.status)) {
+      await this.jobs.update(
+        { id: job.id, status: In(['queued', 'running']) },
+        { status: 'cancelled', finishedAt: new Date() },
+      );
+    }
+    return this.get(auth, id);
+  }
+
+  private async owned(auth: AuthContext, id: string): Promise<Job> {
+    const job = /^job_[0-9a-z]{26}$/.test(id)
+      ? await this.jobs.findOneBy({ id, accountId: auth.accountId, environment: auth.environment })
+      : null;
+    if (!job) throw new NotFoundError('Job not found');
+    return job;
+  }
+
+  private view(job: Job, result: JobView['result']): JobView {
+    return {
+      job_id: job.id,
+      type: job.type,
+      status: job.status,
+      created_at: job.createdAt.toISOString(),
+      started_at: iso(job.startedAt),
+      finished_at: iso(job.finishedAt),
+      expires_at: job.expiresAt.toISOString(),
+      total: job.total,
+      completed: job.completed,
+      failed: job.failed,
+      result,
+    };
+  }
+
+  private async resultOf(job: Job, cursor: string | undefined, pageSize: number): Promise<JobView['result']> {
+    if (job.type === 'scrape') {
+      const page = await this.pages.findOne({ where: { jobId: job.id, idx: 0 }, select: { result: true } });
+      if (page?.result) return JSON.parse(page.result) as PageResult;
+      return job.errorCode ? { error: { code: job.errorCode, message: job.errorMessage ?? '' } } : null;
+    }
+    return this.pageOfResults(job, cursor ? decodeCursor(cursor, 'idx') : 0, pageSize);
+  }
+
+  /**
+   * Finished pages in index order from `from`. A page still running ends the slice, so a client
+   * following `next` never skips a page that finishes later: results are stable across calls.
+   */
+  private async pageOfResults(
+    job: Job,
+    from: number,
+    pageSize: number,
+  ): Promise<{ data: PageResult[]; next: string | null }> {
+    const rows = await this.pages
+      .createQueryBuilder('p')
+      .select(['p.idx', 'p.status', 'p.result'])
+      .where('p.job_id = :id AND p.idx >= :from', { id: job.id, from })
+      .orderBy('p.idx', 'ASC')
+      .limit(pageSize)
+      .getMany();
+    const data: PageResult[] = [];
+    let nextIdx = from;
+    const ended = TERMINAL_JOB_STATUSES.includes(job.status);
+    for (const row of rows) {
+      const finished = row.status === 'succeeded' || row.status === 'failed';
+      if (!finished && !ended) break;
+      if (finished && row.result) data.push(JSON.parse(row.result) as PageResult);
+      nextIdx = row.idx + 1;
+    }
+    const more = ended ? rows.length === pageSize : nextIdx < job.total || rows.length === pageSize;
+    return { data, next: more ? encodeCursor('idx', nextIdx) : null };
+  }
+}

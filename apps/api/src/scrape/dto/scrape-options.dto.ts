@@ -1,0 +1,163 @@
+import {
+  ArrayMaxSize,
+  ArrayNotEmpty,
+  ArrayUnique,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Length,
+  Max,
+  Min,
+  ValidationArguments,
+  ValidatorConstraint,
+  ValidatorConstraintInterface,
+  Validate,
+} from 'class-validator';
+import {
+  BrowserEngine,
+  MAX_TIMEOUT_MS,
+  OUTPUT_FORMATS,
+  OutputFormat,
+  RenderMode,
+  SCRAPE_DEFAULTS,
+  ScrapeOptions,
+} from '@app/queue-contracts';
+
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,64}$/;
+// Hop-by-hop and routing headers are ours to set, not the caller's.
+const FORBIDDEN_HEADERS = new Set([
+  'host',
+  'connection',
+  'content-length',
+  'transfer-encoding',
+  'keep-alive',
+  'upgrade',
+  'te',
+  'trailer',
+  'proxy-authorization',
+  'proxy-connection',
+]);
+
+@ValidatorConstraint({ name: 'headers' })
+class HeadersConstraint implements ValidatorConstraintInterface {
+  validate(value: unknown): boolean {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+    const entries = Object.entries(value as Record<string, unknown>);
+    return (
+      entries.length <= 50 &&
+      entries.every(
+        ([name, v]) =>
+          HEADER_NAME.test(name) &&
+          !FORBIDDEN_HEADERS.has(name.toLowerCase()) &&
+          typeof v === 'string' &&
+          v.length <= 8192 &&
+          !/[\r\n\0]/.test(v),
+      )
+    );
+  }
+
+  defaultMessage(): string {
+    return 'must be an object of at most 50 header names to string values (no hop-by-hop or Host headers)';
+  }
+}
+
+@ValidatorConstraint({ name: 'waitFor' })
+class WaitForConstraint implements ValidatorConstraintInterface {
+  validate(value: unknown): boolean {
+    if (typeof value === 'number') return Number.isInteger(value) && value >= 0 && value <= MAX_TIMEOUT_MS;
+    return typeof value === 'string' && value.trim().length > 0 && value.length <= 500;
+  }
+
+  defaultMessage(args: ValidationArguments): string {
+    return `${args.property} must be a CSS selector or a number of milliseconds from 0 to ${MAX_TIMEOUT_MS}`;
+  }
+}
+
+/**
+ * DESIGN.md "Request options", shared by scrape, batch and crawl requests. Decorators run bottom-up
+ * and only the first failure of a field is reported, so the type check sits nearest the field.
+ */
+export class ScrapeOptionsDto {
+  @IsOptional()
+  @IsIn(OUTPUT_FORMATS)
+  format?: OutputFormat;
+
+  @IsOptional()
+  @IsIn(OUTPUT_FORMATS, { each: true })
+  @ArrayUnique()
+  @ArrayNotEmpty()
+  @IsArray()
+  formats?: OutputFormat[];
+
+  @IsOptional()
+  @IsBoolean()
+  only_main_content?: boolean;
+
+  @IsOptional()
+  @IsIn(['auto', 'browser', 'http'])
+  render?: RenderMode;
+
+  @IsOptional()
+  @IsIn(['playwright', 'puppeteer'])
+  engine?: BrowserEngine;
+
+  @IsOptional()
+  @Validate(WaitForConstraint)
+  wait_for?: string | number;
+
+  @IsOptional()
+  @Max(MAX_TIMEOUT_MS)
+  @Min(1000)
+  @IsInt()
+  timeout?: number;
+
+  @IsOptional()
+  @Validate(HeadersConstraint)
+  headers?: Record<string, string>;
+
+  @IsOptional()
+  @IsBoolean()
+  mobile?: boolean;
+
+  @IsOptional()
+  @IsBoolean()
+  block_resources?: boolean;
+
+  /** CSS selectors: only these parts of the page are converted. */
+  @IsOptional()
+  @Length(1, 200, { each: true })
+  @IsString({ each: true })
+  @ArrayMaxSize(50)
+  @IsArray()
+  include_tags?: string[];
+
+  /** CSS selectors removed before conversion. */
+  @IsOptional()
+  @Length(1, 200, { each: true })
+  @IsString({ each: true })
+  @ArrayMaxSize(50)
+  @IsArray()
+  exclude_tags?: string[];
+}
+
+/** Request options with every default filled in: what the worker renders with. */
+export function toScrapeOptions(dto: ScrapeOptionsDto): ScrapeOptions {
+  const formats = dto.formats ?? (dto.format ? [dto.format] : SCRAPE_DEFAULTS.formats);
+  const options: ScrapeOptions = {
+    formats,
+    only_main_content: dto.only_main_content ?? SCRAPE_DEFAULTS.only_main_content,
+    render: dto.render ?? SCRAPE_DEFAULTS.render,
+    engine: dto.engine ?? SCRAPE_DEFAULTS.engine,
+    timeout: dto.timeout ?? SCRAPE_DEFAULTS.timeout,
+    mobile: dto.mobile ?? SCRAPE_DEFAULTS.mobile,
+    block_resources: dto.block_resources ?? SCRAPE_DEFAULTS.block_resources,
+  };
+  if (dto.wait_for !== undefined) options.wait_for = dto.wait_for;
+  if (dto.headers) options.headers = dto.headers;
+  if (dto.include_tags) options.include_tags = dto.include_tags;
+  if (dto.exclude_tags) options.exclude_tags = dto.exclude_tags;
+  return options;
+}

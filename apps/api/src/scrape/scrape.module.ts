@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { NetGuardModule } from '@app/net-guard';
+import { JobsModule } from '../jobs/jobs.module';
+import { ScrapeController } from './scrape.controller';
+import { ScrapeService } from './scrape.service';
+import { UrlChecker } from './url-checker';
+
+@Module({
+  imports: [NetGuardModule, JobsModule],
+  controllers: [ScrapeController],
+  providers: [ScrapeService, UrlChecker],
+  exports: [UrlChecker],
+})
+export class ScrapeModule {}

@@ -1,0 +1,66 @@
+import { Injectable } from '@nestjs/common';
+import { TimeoutError, UnavailableError } from '@app/common';
+import type { AuthContext } from '@app/auth';
+import { JobPage } from '@app/persistence';
+import { JobProducer } from '@app/queues';
+import type { PageResult } from '@app/queue-contracts';
+import { JobsService } from '../jobs/jobs.service';
+import { JobAccepted } from '../jobs/job-view';
+import { toScrapeOptions } from './dto/scrape-options.dto';
+import { AsyncScrapeRequestDto, ScrapeRequestDto } from './dto/scrape-request.dto';
+import { UrlChecker } from './url-checker';
+
+/** Time the worker gets beyond the page's own timeout before a sync scrape answers 504. */
+const SYNC_GRACE_MS = 15_000;
+
+@Injectable()
+export class ScrapeService {
+  constructor(
+    private readonly urls: UrlChecker,
+    private readonly jobs: JobsService,
+    private readonly producer: JobProducer,
+  ) {}
+
+  /** POST /v1/scrape: waits for a worker; a failed page is still a 200 with `error`. */
+  async scrape(auth: AuthContext, dto: ScrapeRequestDto): Promise<PageResult> {
+    const url = await this.urls.target(dto.url);
+    const options = toScrapeOptions(dto);
+    try {
+      return await this.producer.addAndWait(
+        'scrape-sync',
+        { accountId: auth.accountId, environment: auth.environment, url, options },
+        options.timeout + SYNC_GRACE_MS,
+      );
+    } catch (err) {
+      if (err instanceof TimeoutError) throw err;
+      // The worker answered, but with a crash it could not recover from (page errors are results).
+      throw new UnavailableError(`The page could not be rendered; try again (${(err as Error).message})`);
+    }
+  }
+
+  /** POST /v1/scrape/async: one page as a durable job; result by polling or webhook. */
+  async scrapeAsync(
+    auth: AuthContext,
+    dto: AsyncScrapeRequestDto,
+    idempotencyKey?: string,
+  ): Promise<JobAccepted> {
+    const url = await this.urls.target(dto.url);
+    const webhookUrl = dto.webhook_url === undefined ? null : await this.urls.webhook(dto.webhook_url);
+    const { jobId, created } = await this.jobs.accept(
+      auth,
+      {
+        type: 'scrape',
+        url,
+        options: toScrapeOptions(dto),
+        webhookUrl,
+        total: 1,
+        writePages: async (em, id) => {
+          await em.getRepository(JobPage).insert({ jobId: id, idx: 0, url });
+        },
+      },
+      { key: idempotencyKey, body: dto },
+    );
+    if (created) await this.producer.add('pages', { jobId, fromIdx: 0, toIdx: 1 }, { jobId: `${jobId}:0` });
+    return { status: 'queued', job_id: jobId };
+  }
+}

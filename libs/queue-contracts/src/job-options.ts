@@ -1,0 +1,34 @@
+import type { JobName } from './jobs';
+
+/** Bull priorities: lower runs first. Sync scrapes go before async work (DESIGN.md "Fairness"). */
+export const PRIORITY = { sync: 1, async: 5, bulk: 10 } as const;
+
+export interface QueueJobOptions {
+  priority: number;
+  /** Bull-level attempts: a crashed worker's job is retried; page-level failures are results, not retries. */
+  attempts: number;
+  backoff?: { type: 'exponential'; delay: number };
+  removeOnComplete: boolean | { age: number; count?: number };
+  removeOnFail: boolean | { age: number; count?: number };
+}
+
+const OPTIONS: Record<JobName, QueueJobOptions> = {
+  // Kept for a minute so the waiting API can read the return value even if it lost the event race.
+  'scrape-sync': {
+    priority: PRIORITY.sync,
+    attempts: 2,
+    removeOnComplete: { age: 60 },
+    removeOnFail: { age: 60 },
+  },
+  pages: {
+    priority: PRIORITY.async,
+    attempts: 5,
+    backoff: { type: 'exponential', delay: 1000 },
+    removeOnComplete: true,
+    removeOnFail: { age: 24 * 3600 },
+  },
+};
+
+export function jobOptions(name: JobName): QueueJobOptions {
+  return OPTIONS[name];
+}

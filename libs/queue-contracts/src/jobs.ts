@@ -1,0 +1,33 @@
+import type { QueueName } from './queue-names';
+import type { PageResult, ScrapeOptions } from './scrape-options';
+
+/** A synchronous scrape: nothing in MySQL; the API waits for the Bull job's return value. */
+export interface SyncScrapeData {
+  accountId: string;
+  environment: 'production' | 'sandbox';
+  url: string;
+  options: ScrapeOptions;
+}
+
+/** Pages [fromIdx, toIdx) of a job, rendered from their job_pages rows (one page for an async scrape). */
+export interface PagesData {
+  jobId: string;
+  fromIdx: number;
+  toIdx: number;
+}
+
+/** Every job on every queue: the one union of names and payloads (ids, never entities). */
+export type QueueJob =
+  | { queue: 'render'; name: 'scrape-sync'; data: SyncScrapeData; result: PageResult }
+  | { queue: 'render'; name: 'pages'; data: PagesData; result: void };
+
+export type JobName = QueueJob['name'];
+export type JobOf<N extends JobName> = Extract<QueueJob, { name: N }>;
+export type JobData<N extends JobName> = JobOf<N>['data'];
+export type JobResult<N extends JobName> = JobOf<N>['result'];
+export type JobNamesOf<Q extends QueueName> = Extract<QueueJob, { queue: Q }>['name'];
+
+export const QUEUE_OF: { [N in JobName]: JobOf<N>['queue'] } = {
+  'scrape-sync': 'render',
+  pages: 'render',
+};
