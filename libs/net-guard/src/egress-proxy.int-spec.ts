@@ -3,11 +3,11 @@ import https from 'node:https';
 import net from 'node:net';
 import tls from 'node:tls';
 import { once } from 'node:events';
-import { generate } from 'selfsigned';
 import { chromium } from 'playwright-core';
 import { createAddressPolicy } from './address-policy';
 import { startEgressProxy, type EgressProxy, type EgressRefusal } from './egress-proxy';
 import type { HostResolver } from './resolve-host';
+import { loopbackCertificate } from '../../../test/fixtures/loopback-cert';
 
 // Everything here listens and dials on loopback only; 127.0.0.1/32 is the one open range, the other
 // loopback spellings stand in for refused addresses.
@@ -97,11 +97,7 @@ async function getOverTunnel(socket: net.Socket, ca: string): Promise<string> {
 }
 
 describe('egress proxy', () => {
-  const cert = generate([{ name: 'commonName', value: '127.0.0.1' }], {
-    keySize: 2048,
-    algorithm: 'sha256',
-    extensions: [{ name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] }],
-  });
+  const cert = loopbackCertificate();
   const servers: net.Server[] = [];
   /** Requests that reached a server on a refused address: must stay empty. */
   const evilHits: string[] = [];
@@ -134,9 +130,7 @@ describe('egress proxy', () => {
       } else res.end(`hello from ${req.socket.localAddress} ${req.url}`);
     });
     port = await listen(good, '127.0.0.1');
-    const secure = https.createServer({ key: cert.private, cert: cert.cert }, (_req, res) =>
-      res.end('secure hello'),
-    );
+    const secure = https.createServer(cert, (_req, res) => res.end('secure hello'));
     httpsPort = await listen(secure, '127.0.0.1');
     servers.push(good, secure);
     // The same ports on refused loopback addresses, so that a wrongly dialed request would be seen.
@@ -149,10 +143,7 @@ describe('egress proxy', () => {
       ['::1', port],
       ['127.0.0.2', httpsPort],
     ] as const) {
-      const server =
-        p === httpsPort
-          ? https.createServer({ key: cert.private, cert: cert.cert }, evil)
-          : http.createServer(evil);
+      const server = p === httpsPort ? https.createServer(cert, evil) : http.createServer(evil);
       await listen(server, host, p);
       servers.push(server);
     }
