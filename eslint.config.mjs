@@ -21,7 +21,7 @@ const LIB_DEPENDENCIES = {
   common: [],
   'queue-contracts': [],
   queues: ['config', 'common', 'queue-contracts'],
-  persistence: ['config', 'common'],
+  persistence: ['config', 'common', 'queue-contracts'],
   'net-guard': ['config', 'common'],
   rendering: ['config', 'common', 'net-guard', 'queue-contracts'],
   auth: ['config', 'common', 'persistence'],

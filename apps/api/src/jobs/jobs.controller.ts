@@ -2,7 +2,7 @@ import { Controller, Delete, Get, Param, Query } from '@nestjs/common';
 import { AuthContext, CurrentAuth } from '@app/auth';
 import { JobsService } from './jobs.service';
 import { JobListQueryDto, JobResultQueryDto } from './dto/job-query.dto';
-import { JobView } from './job-view';
+import type { JobView } from '@app/persistence';
 
 @Controller('v1/jobs')
 export class JobsController {

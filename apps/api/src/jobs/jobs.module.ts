@@ -1,13 +1,13 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { Job, JobPage } from '@app/persistence';
+import { Job, JobPage, JobResultsReader } from '@app/persistence';
 import { JobsController } from './jobs.controller';
 import { JobsService } from './jobs.service';
 
 @Module({
   imports: [TypeOrmModule.forFeature([Job, JobPage])],
   controllers: [JobsController],
-  providers: [JobsService],
+  providers: [JobsService, JobResultsReader],
   exports: [JobsService],
 })
 export class JobsModule {}

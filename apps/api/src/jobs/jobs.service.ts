@@ -5,10 +5,17 @@ import { DataSource, EntityManager, In, LessThan, Repository } from 'typeorm';
 import { ApiEnv } from '@app/config';
 import { ConflictError, InvalidRequestError, NotFoundError, newId } from '@app/common';
 import type { AuthContext } from '@app/auth';
-import { Job, JobPage, JobStatus, JobType, TERMINAL_JOB_STATUSES } from '@app/persistence';
-import type { PageResult, ScrapeOptions } from '@app/queue-contracts';
-import { JobView } from './job-view';
-import { decodeCursor, encodeCursor } from './cursor';
+import {
+  Job,
+  JobResultsReader,
+  JobStatus,
+  JobType,
+  JobView,
+  TERMINAL_JOB_STATUSES,
+  decodeCursor,
+  encodeCursor,
+} from '@app/persistence';
+import type { ScrapeOptions } from '@app/queue-contracts';
 
 const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
 const MYSQL_DUPLICATE = 'ER_DUP_ENTRY';
@@ -35,14 +42,12 @@ export interface Accepted {
   created: boolean;
 }
 
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
-
 @Injectable()
 export class JobsService {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     @InjectRepository(Job) private readonly jobs: Repository<Job>,
-    @InjectRepository(JobPage) private readonly pages: Repository<JobPage>,
+    private readonly results: JobResultsReader,
     private readonly env: ApiEnv,
   ) {}
 
@@ -119,7 +124,7 @@ export class JobsService {
 
   async get(auth: AuthContext, id: string, cursor?: string, pageSize = 100): Promise<JobView> {
     const job = await this.owned(auth, id);
-    return this.view(job, await this.resultOf(job, cursor, pageSize));
+    return this.results.withResult(job, cursor, pageSize);
   }
 
   async list(
@@ -140,7 +145,7 @@ export class JobsService {
     });
     const page = rows.slice(0, filter.limit);
     const data = page.map((j) => {
-      const { result: _result, ...rest } = this.view(j, null);
+      const { result: _result, ...rest } = this.results.view(j, null);
       return rest;
     });
     return { data, next: rows.length > filter.limit ? encodeCursor('job', page[page.length - 1].id) : null };
@@ -164,59 +169,5 @@ export class JobsService {
       : null;
     if (!job) throw new NotFoundError('Job not found');
     return job;
-  }
-
-  private view(job: Job, result: JobView['result']): JobView {
-    return {
-      job_id: job.id,
-      type: job.type,
-      status: job.status,
-      created_at: job.createdAt.toISOString(),
-      started_at: iso(job.startedAt),
-      finished_at: iso(job.finishedAt),
-      expires_at: job.expiresAt.toISOString(),
-      total: job.total,
-      completed: job.completed,
-      failed: job.failed,
-      result,
-    };
-  }
-
-  private async resultOf(job: Job, cursor: string | undefined, pageSize: number): Promise<JobView['result']> {
-    if (job.type === 'scrape') {
-      const page = await this.pages.findOne({ where: { jobId: job.id, idx: 0 }, select: { result: true } });
-      if (page?.result) return JSON.parse(page.result) as PageResult;
-      return job.errorCode ? { error: { code: job.errorCode, message: job.errorMessage ?? '' } } : null;
-    }
-    return this.pageOfResults(job, cursor ? decodeCursor(cursor, 'idx') : 0, pageSize);
-  }
-
-  /**
-   * Finished pages in index order from `from`. A page still running ends the slice, so a client
-   * following `next` never skips a page that finishes later: results are stable across calls.
-   */
-  private async pageOfResults(
-    job: Job,
-    from: number,
-    pageSize: number,
-  ): Promise<{ data: PageResult[]; next: string | null }> {
-    const rows = await this.pages
-      .createQueryBuilder('p')
-      .select(['p.idx', 'p.status', 'p.result'])
-      .where('p.job_id = :id AND p.idx >= :from', { id: job.id, from })
-      .orderBy('p.idx', 'ASC')
-      .limit(pageSize)
-      .getMany();
-    const data: PageResult[] = [];
-    let nextIdx = from;
-    const ended = TERMINAL_JOB_STATUSES.includes(job.status);
-    for (const row of rows) {
-      const finished = row.status === 'succeeded' || row.status === 'failed';
-      if (!finished && !ended) break;
-      if (finished && row.result) data.push(JSON.parse(row.result) as PageResult);
-      nextIdx = row.idx + 1;
-    }
-    const more = ended ? rows.length === pageSize : nextIdx < job.total || rows.length === pageSize;
-    return { data, next: more ? encodeCursor('idx', nextIdx) : null };
   }
 }

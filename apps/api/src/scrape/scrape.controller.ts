@@ -1,7 +1,7 @@
 import { Body, Controller, Headers, HttpCode, Post } from '@nestjs/common';
 import { AuthContext, CurrentAuth } from '@app/auth';
 import type { PageResult } from '@app/queue-contracts';
-import { JobAccepted } from '../jobs/job-view';
+import type { JobAccepted } from '@app/persistence';
 import { AsyncScrapeRequestDto, ScrapeRequestDto } from './dto/scrape-request.dto';
 import { ScrapeService } from './scrape.service';
 

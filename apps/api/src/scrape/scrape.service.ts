@@ -5,7 +5,7 @@ import { JobPage } from '@app/persistence';
 import { JobProducer } from '@app/queues';
 import type { PageResult } from '@app/queue-contracts';
 import { JobsService } from '../jobs/jobs.service';
-import { JobAccepted } from '../jobs/job-view';
+import type { JobAccepted } from '@app/persistence';
 import { toScrapeOptions } from './dto/scrape-options.dto';
 import { AsyncScrapeRequestDto, ScrapeRequestDto } from './dto/scrape-request.dto';
 import { UrlChecker } from './url-checker';

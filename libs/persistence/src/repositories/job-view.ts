@@ -1,5 +1,5 @@
-import type { JobStatus, JobType } from '@app/persistence';
 import type { PageResult } from '@app/queue-contracts';
+import type { JobStatus, JobType } from '../entities';
 
 /** GET /v1/jobs/{id} (DESIGN.md "API contract / Job"). */
 export interface JobView {
