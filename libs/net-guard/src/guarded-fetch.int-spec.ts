@@ -3,6 +3,7 @@ import https from 'node:https';
 import net from 'node:net';
 import { once } from 'node:events';
 import { gzipSync } from 'node:zlib';
+import { InvalidRequestError } from '@app/common';
 import { createAddressPolicy } from './address-policy';
 import { BlockedAddressError, DnsError, FetchFailedError } from './errors';
 import { guardedFetch, type GuardedFetchOptions } from './guarded-fetch';
@@ -122,6 +123,10 @@ describe('guardedFetch', () => {
     const err = await failure(fetch(target.replace('PORT', String(port))));
     expect(err).toBeInstanceOf(BlockedAddressError);
     expect((err as BlockedAddressError).pageCode).toBe('BLOCKED_ADDRESS');
+  });
+
+  it('refuses a URL that is not http(s) before connecting', async () => {
+    await expect(fetch(`ftp://127.0.0.1:${port}/`)).rejects.toThrow(InvalidRequestError);
   });
 
   it('vets every redirect hop', async () => {

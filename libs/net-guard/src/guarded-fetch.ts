@@ -62,35 +62,36 @@ function exchange(
   maxBytes: number,
 ): Promise<Exchange> {
   const { url, method, headers, body } = attempt;
-  return new Promise((resolve, reject) => {
+  let abort: (() => void) | undefined;
+  return new Promise<Exchange>((resolve, reject) => {
     const tooLarge = () => new FetchFailedError('TOO_LARGE', `the answer exceeds ${maxBytes} bytes`);
     const client = url.protocol === 'https:' ? https : http;
     const agent = url.protocol === 'https:' ? agents.https : agents.http;
-    const req = client.request(url, { method, headers, agent, signal });
-    req.on('error', reject);
-    // A stalled body read does not always surface the abort as a stream error.
-    signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true });
+    const req = client.request(url, { method, headers, agent });
+    const fail = (err: Error) => {
+      req.destroy();
+      reject(err);
+    };
+    // Rejecting here too: a stalled body read does not always surface a destroy as a stream error.
+    abort = () => fail(new Error('aborted'));
+    signal.addEventListener('abort', abort, { once: true });
+    req.on('error', fail);
     req.on('response', (res) => {
       const remoteAddress = res.socket.remoteAddress;
-      if (Number(res.headers['content-length']) > maxBytes) {
-        req.destroy();
-        return reject(tooLarge());
-      }
+      if (Number(res.headers['content-length']) > maxBytes) return fail(tooLarge());
       const encoding = String(res.headers['content-encoding'] ?? '').toLowerCase();
       const decoder = DECODERS[encoding]?.();
       const stream: Readable = decoder ? (res.pipe(decoder) as unknown as Readable) : res;
       const chunks: Buffer[] = [];
       let size = 0;
-      res.on('error', reject);
-      stream.on('error', (err) =>
-        reject(new FetchFailedError('CONNECT', `undecodable ${encoding} body: ${err.message}`)),
+      res.on('error', fail);
+      decoder?.on('error', (err: Error) =>
+        fail(new FetchFailedError('CONNECT', `undecodable ${encoding} body: ${err.message}`)),
       );
       stream.on('data', (chunk: Buffer) => {
         size += chunk.length;
-        if (size > maxBytes) {
-          req.destroy();
-          reject(tooLarge());
-        } else chunks.push(chunk);
+        if (size > maxBytes) fail(tooLarge());
+        else chunks.push(chunk);
       });
       stream.on('end', () => {
         const answerHeaders = { ...res.headers };
@@ -107,7 +108,7 @@ function exchange(
       });
     });
     req.end(body);
-  });
+  }).finally(() => abort && signal.removeEventListener('abort', abort));
 }
 
 /** The next request after a redirect, or undefined when the answer is final. */
@@ -154,7 +155,8 @@ function failure(err: unknown, signal: AbortSignal, timeoutMs: number): Error {
 /**
  * One HTTP(S) exchange for Node-side clients (the http engine, the webhook sender) through
  * guarded agents: every connection, each redirect hop included, goes only to a vetted address.
- * Throws BlockedAddressError, DnsError or FetchFailedError; any status is an answer.
+ * Throws BlockedAddressError, DnsError or FetchFailedError (InvalidRequestError for a URL that is
+ * not http(s)); any status is an answer.
  */
 export async function guardedFetch(
   url: string | URL,
@@ -169,16 +171,18 @@ export async function guardedFetch(
     ca,
   } = options;
   const maxRedirects = followRedirects === true ? 20 : followRedirects === false ? 0 : followRedirects;
-  const agents = createGuardedAgents({ policy, resolver, ca });
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), timeoutMs);
+  // Callers parse their URLs; this keeps a stray scheme from reaching http.request.
+  const first = parseTargetUrl(url instanceof URL ? url.href : url, { kind: 'target' });
   const headers = { ...options.headers };
   // Bodies are decoded here, so ask for what can be decoded unless the caller chose.
   if (!Object.keys(headers).some((h) => h.toLowerCase() === 'accept-encoding')) {
     headers['accept-encoding'] = 'gzip, deflate, br';
   }
-  let attempt: Attempt = { url: new URL(url), method: options.method ?? 'GET', headers, body: options.body };
+  let attempt: Attempt = { url: first, method: options.method ?? 'GET', headers, body: options.body };
   const redirects: string[] = [];
+  const agents = createGuardedAgents({ policy, resolver, ca });
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), timeoutMs);
   try {
     for (;;) {
       const answer = await exchange(attempt, agents, controller.signal, maxBytes);
