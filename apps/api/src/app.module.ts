@@ -5,7 +5,7 @@ import type { DestinationStream } from 'pino';
 import { ApiEnv, ConfigModule } from '@app/config';
 import { ErrorFilter, httpLoggerOptions } from '@app/common';
 import { PersistenceModule, RedisModule } from '@app/persistence';
-import { ApiKeyGuard, AuthModule } from '@app/auth';
+import { ApiKeyGuard, AuthModule, RateLimitGuard } from '@app/auth';
 
 import { AdminModule } from './admin/admin.module';
 import { HealthModule } from './health/health.module';
@@ -43,6 +43,8 @@ export class AppModule {
       ],
       providers: [
         { provide: APP_GUARD, useExisting: ApiKeyGuard },
+        // After ApiKeyGuard: limits the caller it resolved.
+        { provide: APP_GUARD, useExisting: RateLimitGuard },
         { provide: APP_FILTER, useClass: ErrorFilter },
       ],
     };

@@ -9,7 +9,7 @@ const SKIP_API_KEY = 'auth:skip-api-key';
 /** Routes that do not take a customer key: health probes, and admin routes (they have their own guard). */
 export const SkipApiKey = () => SetMetadata(SKIP_API_KEY, true);
 
-type AuthedRequest = Request & { auth?: AuthContext };
+export type AuthedRequest = Request & { auth?: AuthContext };
 
 /** Registered globally, so a new /v1 route is protected unless it opts out. */
 @Injectable()

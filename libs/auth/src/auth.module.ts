@@ -1,14 +1,33 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { Account, ApiKey, Plan, UsageDaily } from '@app/persistence';
+import { Account, ApiKey, Plan, QuotaMonthly, UsageDaily } from '@app/persistence';
 import { AccountsService } from './accounts.service';
 import { ApiKeyGuard } from './api-key.guard';
 import { ApiKeysService } from './api-keys.service';
+import { QuotaService } from './quota.service';
+import { RateLimitGuard } from './rate-limit.guard';
+import { TokenBucket } from './token-bucket';
 import { UsageService } from './usage.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Account, ApiKey, Plan, UsageDaily])],
-  providers: [ApiKeysService, AccountsService, ApiKeyGuard, UsageService],
-  exports: [ApiKeysService, AccountsService, ApiKeyGuard, UsageService],
+  imports: [TypeOrmModule.forFeature([Account, ApiKey, Plan, UsageDaily, QuotaMonthly])],
+  providers: [
+    ApiKeysService,
+    AccountsService,
+    ApiKeyGuard,
+    UsageService,
+    TokenBucket,
+    RateLimitGuard,
+    QuotaService,
+  ],
+  exports: [
+    ApiKeysService,
+    AccountsService,
+    ApiKeyGuard,
+    UsageService,
+    TokenBucket,
+    RateLimitGuard,
+    QuotaService,
+  ],
 })
 export class AuthModule {}
