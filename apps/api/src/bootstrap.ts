@@ -1,10 +1,13 @@
 import { NestFactory } from '@nestjs/core';
+import { json } from 'express';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
 import { ApiEnv } from '@app/config';
 import { AppModule, ApiModuleOptions } from './app.module';
 import { requestId } from './common/request-id';
 import { createValidationPipe } from './common/validation';
+
+const BATCH_BODY_LIMIT = '128mb';
 
 /** Builds the API exactly as production runs it; main.ts listens, tests use supertest on it. */
 export async function createApiApp(
@@ -18,7 +21,10 @@ export async function createApiApp(
   });
   app.useLogger(app.get(Logger));
   app.use(requestId);
-  app.useBodyParser('json', { limit: '1mb' });
+  // A million-URL batch is ~60 MB of JSON; every other body is small. The first parser that
+  // matches a request parses it; the second then skips it.
+  app.use('/v1/scrape/batch/async', json({ limit: BATCH_BODY_LIMIT }));
+  app.use(json({ limit: '1mb' }));
   app.useGlobalPipes(createValidationPipe());
   app.disable('x-powered-by');
   app.set('trust proxy', false);

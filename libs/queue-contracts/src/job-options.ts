@@ -20,6 +20,13 @@ const OPTIONS: Record<JobName, QueueJobOptions> = {
     removeOnComplete: { age: 60 },
     removeOnFail: { age: 60 },
   },
+  expand: {
+    priority: PRIORITY.async,
+    attempts: 10,
+    backoff: { type: 'exponential', delay: 1000 },
+    removeOnComplete: true,
+    removeOnFail: { age: 24 * 3600 },
+  },
   pages: {
     priority: PRIORITY.async,
     attempts: 5,

@@ -17,9 +17,15 @@ export interface PagesData {
 }
 
 /** Every job on every queue: the one union of names and payloads (ids, never entities). */
+/** A batch whose URL chunks are still to be expanded into pages and page jobs. */
+export interface ExpandData {
+  jobId: string;
+}
+
 export type QueueJob =
   | { queue: 'render'; name: 'scrape-sync'; data: SyncScrapeData; result: PageResult }
-  | { queue: 'render'; name: 'pages'; data: PagesData; result: void };
+  | { queue: 'render'; name: 'pages'; data: PagesData; result: void }
+  | { queue: 'render'; name: 'expand'; data: ExpandData; result: void };
 
 export type JobName = QueueJob['name'];
 export type JobOf<N extends JobName> = Extract<QueueJob, { name: N }>;
@@ -30,4 +36,5 @@ export type JobNamesOf<Q extends QueueName> = Extract<QueueJob, { queue: Q }>['n
 export const QUEUE_OF: { [N in JobName]: JobOf<N>['queue'] } = {
   'scrape-sync': 'render',
   pages: 'render',
+  expand: 'render',
 };

@@ -37,6 +37,17 @@ export class JobProducer {
     return queue.add(name, data, { ...jobOptions(name), ...options });
   }
 
+  /** Adds many jobs of one name in one round trip (Bull's addBulk). */
+  async addMany<N extends JobName>(
+    name: N,
+    jobs: { data: JobData<N>; options?: AddOptions }[],
+  ): Promise<void> {
+    const queue = this.queues[QUEUE_OF[name]] as Queue<JobData<N>>;
+    await queue.addBulk(
+      jobs.map(({ data, options }) => ({ name, data, opts: { ...jobOptions(name), ...options } })),
+    );
+  }
+
   /** Adds a job and waits for its return value; TimeoutError if no worker finished it in time. */
   async addAndWait<N extends JobName>(name: N, data: JobData<N>, timeoutMs: number): Promise<JobResult<N>> {
     const job = await this.add(name, data);

@@ -3,12 +3,13 @@ import { NetGuardModule } from '@app/net-guard';
 import { JobsModule } from '../jobs/jobs.module';
 import { ScrapeController } from './scrape.controller';
 import { ScrapeService } from './scrape.service';
+import { BatchService } from './batch.service';
 import { UrlChecker } from './url-checker';
 
 @Module({
   imports: [NetGuardModule, JobsModule],
   controllers: [ScrapeController],
-  providers: [ScrapeService, UrlChecker],
+  providers: [ScrapeService, BatchService, UrlChecker],
   exports: [UrlChecker],
 })
 export class ScrapeModule {}

@@ -1,0 +1,86 @@
+import { Injectable } from '@nestjs/common';
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
+import { FieldProblem, InvalidRequestError } from '@app/common';
+import type { AuthContext } from '@app/auth';
+import { JobAccepted, JobUrlChunk } from '@app/persistence';
+import { JobProducer } from '@app/queues';
+import { JobsService } from '../jobs/jobs.service';
+import { toScrapeOptions } from './dto/scrape-options.dto';
+import { BatchRequestDto } from './dto/batch-request.dto';
+import { UrlChecker } from './url-checker';
+
+const gzipAsync = promisify(gzip);
+
+/** URLs per chunk row: about 1 MB compressed, far under MySQL's 16 MB max_allowed_packet. */
+export const URLS_PER_CHUNK = 100_000;
+const MAX_REPORTED_PROBLEMS = 20;
+
+/**
+ * POST /v1/scrape/batch/async. Acceptance is O(1) in database round trips: the URL list is stored
+ * compressed in a few chunk rows, and the worker expands it into pages (DESIGN.md "Batch acceptance").
+ */
+@Injectable()
+export class BatchService {
+  constructor(
+    private readonly urls: UrlChecker,
+    private readonly jobs: JobsService,
+    private readonly producer: JobProducer,
+  ) {}
+
+  async accept(auth: AuthContext, dto: BatchRequestDto, idempotencyKey?: string): Promise<JobAccepted> {
+    const urls = await this.checkUrls(dto.urls);
+    const webhookUrl = dto.webhook_url === undefined ? null : await this.urls.webhook(dto.webhook_url);
+    const chunks = await compressChunks(urls);
+    const { jobId, created } = await this.jobs.accept(
+      auth,
+      {
+        type: 'batch',
+        url: null,
+        options: toScrapeOptions(dto),
+        webhookUrl,
+        total: urls.length,
+        writePages: async (em, id) => {
+          await em.getRepository(JobUrlChunk).insert(chunks.map((c) => ({ ...c, jobId: id })));
+        },
+      },
+      { key: idempotencyKey, body: dto },
+    );
+    if (created) await this.producer.add('expand', { jobId }, { jobId: `${jobId}:expand` });
+    return { status: 'queued', job_id: jobId };
+  }
+
+  /** Normalises every URL; a bad one gives 400 listing the first bad indices and why. */
+  private async checkUrls(raw: unknown[]): Promise<string[]> {
+    const out = new Array<string>(raw.length);
+    const problems: FieldProblem[] = [];
+    for (let i = 0; i < raw.length; i++) {
+      try {
+        out[i] = await this.urls.target(raw[i], `urls[${i}]`, { resolve: false });
+      } catch (err) {
+        if (!(err instanceof InvalidRequestError)) throw err;
+        problems.push(...err.errors);
+        if (problems.length >= MAX_REPORTED_PROBLEMS) break;
+      }
+    }
+    if (problems.length) {
+      const first = problems[0];
+      throw new InvalidRequestError(
+        `${first.field}: ${first.message} (the first ${problems.length} invalid URLs are listed in errors)`,
+        problems,
+      );
+    }
+    return out;
+  }
+}
+
+async function compressChunks(urls: string[]): Promise<Omit<JobUrlChunk, 'jobId'>[]> {
+  const chunks: Omit<JobUrlChunk, 'jobId'>[] = [];
+  for (let first = 0, no = 0; first < urls.length; first += URLS_PER_CHUNK, no++) {
+    const slice = urls.slice(first, first + URLS_PER_CHUNK);
+    // Level 1: the list compresses ~6x at a fraction of the CPU of the default level.
+    const data = await gzipAsync(JSON.stringify(slice), { level: 1 });
+    chunks.push({ chunkNo: no, firstIndex: first, urlCount: slice.length, data });
+  }
+  return chunks;
+}
