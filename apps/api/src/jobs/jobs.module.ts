@@ -1,11 +1,12 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuthModule } from '@app/auth';
 import { Job, JobPage, JobResultsReader } from '@app/persistence';
 import { JobsController } from './jobs.controller';
 import { JobsService } from './jobs.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Job, JobPage])],
+  imports: [TypeOrmModule.forFeature([Job, JobPage]), AuthModule],
   controllers: [JobsController],
   providers: [JobsService, JobResultsReader],
   exports: [JobsService],

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { DataSource, EntityManager, In, LessThan, Repository } from 'typeorm';
 import { ApiEnv } from '@app/config';
 import { ConflictError, InvalidRequestError, NotFoundError, newId } from '@app/common';
-import type { AuthContext } from '@app/auth';
+import { AuthContext, QuotaService } from '@app/auth';
 import {
   Job,
   JobResultsReader,
@@ -49,6 +49,7 @@ export class JobsService {
     @InjectRepository(Job) private readonly jobs: Repository<Job>,
     private readonly results: JobResultsReader,
     private readonly env: ApiEnv,
+    private readonly quota: QuotaService,
   ) {}
 
   /**
@@ -67,6 +68,8 @@ export class JobsService {
     }
     const id = newId('job');
     const now = new Date();
+    // DESIGN.md "Quota": reserved at acceptance, atomically; given back if the job is not stored.
+    await this.quota.reserve(auth, job.total, now);
     try {
       await this.db.transaction(async (em) => {
         const repo = em.getRepository(Job);
@@ -82,6 +85,7 @@ export class JobsService {
           idempotencyKey: idem.key ?? null,
           requestHash,
           total: job.total,
+          quotaReserved: job.total,
           createdAt: now,
           expiresAt: new Date(now.getTime() + this.env.RESULT_RETENTION_DAYS * 24 * 3600 * 1000),
         });
@@ -89,6 +93,7 @@ export class JobsService {
         await job.writePages(em, id);
       });
     } catch (err) {
+      await this.quota.release(auth.accountId, auth.environment, job.total, now);
       // Two requests with one key raced: the loser answers with the winner's job.
       if (idem.key && (err as { code?: string }).code === MYSQL_DUPLICATE) {
         const earlier = await this.findIdempotent(auth, idem.key, requestHash!);
@@ -151,14 +156,31 @@ export class JobsService {
     return { data, next: rows.length > filter.limit ? encodeCursor('job', page[page.length - 1].id) : null };
   }
 
-  /** Cancels a job that has not ended: no new page starts; pages already running finish. */
+  /**
+   * Cancels a job that has not ended: no new page starts, pages already running finish, and the
+   * pages that never started go back to the month's quota.
+   */
   async cancel(auth: AuthContext, id: string): Promise<JobView> {
     const job = await this.owned(auth, id);
     if (!TERMINAL_JOB_STATUSES.includes(job.status)) {
-      await this.jobs.update(
+      const res = await this.jobs.update(
         { id: job.id, status: In(['queued', 'running']) },
         { status: 'cancelled', finishedAt: new Date() },
       );
+      if (res.affected === 1) {
+        const [row] = await this.jobs.query<{ unstarted: string }[]>(
+          `SELECT j.total - j.completed - j.failed -
+                  (SELECT COUNT(*) FROM job_pages p WHERE p.job_id = j.id AND p.status = 'running') AS unstarted
+             FROM jobs j WHERE j.id = ?`,
+          [job.id],
+        );
+        await this.quota.release(
+          auth.accountId,
+          auth.environment,
+          Math.max(0, Number(row.unstarted)),
+          job.createdAt,
+        );
+      }
     }
     return this.get(auth, id);
   }

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { NetGuardModule } from '@app/net-guard';
+import { AuthModule } from '@app/auth';
 import { JobsModule } from '../jobs/jobs.module';
 import { ScrapeController } from './scrape.controller';
 import { ScrapeService } from './scrape.service';
@@ -7,7 +8,7 @@ import { BatchService } from './batch.service';
 import { UrlChecker } from './url-checker';
 
 @Module({
-  imports: [NetGuardModule, JobsModule],
+  imports: [NetGuardModule, JobsModule, AuthModule],
   controllers: [ScrapeController],
   providers: [ScrapeService, BatchService, UrlChecker],
   exports: [UrlChecker],

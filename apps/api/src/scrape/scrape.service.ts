@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { TimeoutError, UnavailableError } from '@app/common';
-import type { AuthContext } from '@app/auth';
+import { AuthContext, QuotaService } from '@app/auth';
 import { JobPage } from '@app/persistence';
 import { JobProducer } from '@app/queues';
 import type { PageResult } from '@app/queue-contracts';
@@ -19,12 +19,15 @@ export class ScrapeService {
     private readonly urls: UrlChecker,
     private readonly jobs: JobsService,
     private readonly producer: JobProducer,
+    private readonly quota: QuotaService,
   ) {}
 
   /** POST /v1/scrape: waits for a worker; a failed page is still a 200 with `error`. */
   async scrape(auth: AuthContext, dto: ScrapeRequestDto): Promise<PageResult> {
     const url = await this.urls.target(dto.url);
     const options = toScrapeOptions(dto);
+    const now = new Date();
+    await this.quota.reserve(auth, 1, now);
     try {
       return await this.producer.addAndWait(
         'scrape-sync',
@@ -32,6 +35,8 @@ export class ScrapeService {
         options.timeout + SYNC_GRACE_MS,
       );
     } catch (err) {
+      // No page came back, so none is charged.
+      await this.quota.release(auth.accountId, auth.environment, 1, now);
       if (err instanceof TimeoutError) throw err;
       // The worker answered, but with a crash it could not recover from (page errors are results).
       throw new UnavailableError(`The page could not be rendered; try again (${(err as Error).message})`);
