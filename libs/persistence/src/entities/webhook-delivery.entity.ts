@@ -6,7 +6,8 @@ export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
 /** One logical delivery of a job's completion; its id is the webhook-id on every attempt and replay. */
 @Entity('webhook_deliveries')
 @Index(['accountId', 'environment', 'id'])
-@Index(['jobId'])
+// One logical delivery per job, however many times the job's end is reported.
+@Index(['jobId'], { unique: true })
 @Index(['status', 'nextAttemptAt'])
 export class WebhookDelivery {
   @PrimaryColumn(idColumn)
@@ -33,6 +34,14 @@ export class WebhookDelivery {
 
   @Column({ name: 'attempt_count', type: 'int', default: 0 })
   attemptCount: number;
+
+  /** Manual replays so far; each starts a new round of tries. */
+  @Column({ type: 'int', default: 0 })
+  replays: number;
+
+  /** attempt_count when the current round began: the retry schedule counts the tries after it. */
+  @Column({ name: 'round_start', type: 'int', default: 0 })
+  roundStart: number;
 
   @Column({ name: 'next_attempt_at', ...timestamp({ nullable: true }) })
   nextAttemptAt: Date | null;
