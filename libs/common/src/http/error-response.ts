@@ -31,6 +31,7 @@ export interface ErrorResponse {
 
 interface BodyParserError {
   type?: string;
+  limit?: number;
   status?: number;
   expose?: boolean;
   message?: string;
@@ -61,9 +62,10 @@ export function toErrorResponse(exception: unknown): ErrorResponse {
   // Errors raised by Express's body parser before any route runs (Nest wraps only parse errors).
   const parserError = exception as BodyParserError;
   if (parserError?.type === 'entity.too.large') {
+    const limit = parserError.limit ? `: at most ${Math.floor(parserError.limit / 1024 / 1024) || 1} MB` : '';
     return {
       status: 413,
-      body: { detail: 'Request body is too large', code: 'payload_too_large' },
+      body: { detail: `Request body is too large${limit}`, code: 'payload_too_large' },
       headers: {},
     };
   }
