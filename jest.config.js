@@ -3,12 +3,34 @@
 const { pathsToModuleNameMapper } = require('ts-jest');
 const { compilerOptions } = require('./tsconfig.json');
 
+// linkedom's dependencies ship only as ES modules, which jest's CommonJS runtime cannot load:
+// transpile just those to CommonJS.
+const ESM_ONLY = [
+  'boolbase',
+  'css-select',
+  'css-what',
+  'dom-serializer',
+  'domelementtype',
+  'domhandler',
+  'domutils',
+  'entities',
+  'htmlparser2',
+  'nth-check',
+];
+
 module.exports = {
   rootDir: '.',
   moduleFileExtensions: ['js', 'json', 'ts'],
   testRegex: '.*\\.(spec|int-spec|e2e-spec)\\.ts$',
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
-  transform: { '^.+\\.ts$': 'ts-jest' },
+  transform: {
+    '^.+\\.ts$': 'ts-jest',
+    [`/node_modules/(${ESM_ONLY.join('|')})/.+\\.js$`]: [
+      'ts-jest',
+      { tsconfig: { allowJs: true, module: 'commonjs', isolatedModules: true } },
+    ],
+  },
+  transformIgnorePatterns: [`/node_modules/(?!(${ESM_ONLY.join('|')})/)`],
   moduleNameMapper: pathsToModuleNameMapper(compilerOptions.paths, { prefix: '<rootDir>/' }),
   testEnvironment: 'node',
   globalSetup: '<rootDir>/test/global-setup.ts',
