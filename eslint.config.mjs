@@ -25,7 +25,7 @@ const LIB_DEPENDENCIES = {
   'net-guard': ['config', 'common'],
   rendering: ['config', 'common', 'net-guard', 'queue-contracts'],
   auth: ['config', 'common', 'persistence'],
-  webhooks: ['config', 'common', 'persistence', 'net-guard', 'queue-contracts'],
+  webhooks: ['config', 'common', 'persistence', 'net-guard', 'queue-contracts', 'queues'],
 };
 
 const appsNeverImportApps = {

@@ -95,6 +95,14 @@ export class SharedEnv extends DatabaseEnv {
   @Min(1024)
   @IsInt()
   WEBHOOK_INLINE_MAX_BYTES = 5 * 1024 * 1024;
+
+  /**
+   * Node's own variable (a PEM file of extra CAs). Node reads it only when a process starts; the
+   * webhook sender reads it again so a process given it later (a test runner) trusts it as well.
+   */
+  @IsOptional()
+  @IsString()
+  NODE_EXTRA_CA_CERTS?: string;
 }
 
 export class ApiEnv extends SharedEnv {
@@ -131,6 +139,13 @@ export class WorkerEnv extends SharedEnv {
   @Max(64)
   @IsInt()
   RENDER_CONCURRENCY = 2;
+
+  /** Pages in flight per target host across all workers (DESIGN.md "Fairness and politeness"). */
+  @Transform(toInt)
+  @Min(1)
+  @Max(1000)
+  @IsInt()
+  HOST_CONCURRENCY = 8;
 }
 
 function flatten(errors: ValidationError[], prefix = ''): string[] {

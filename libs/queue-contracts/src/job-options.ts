@@ -27,6 +27,15 @@ const OPTIONS: Record<JobName, QueueJobOptions> = {
     removeOnComplete: true,
     removeOnFail: { age: 24 * 3600 },
   },
+  // Gone once run either way: the delivery row in MySQL is the record, and the sweep re-adds a
+  // delivery whose job was lost (a kept failed job would block re-adding its id).
+  deliver: {
+    priority: PRIORITY.async,
+    attempts: 3,
+    backoff: { type: 'exponential', delay: 1000 },
+    removeOnComplete: true,
+    removeOnFail: true,
+  },
   pages: {
     priority: PRIORITY.async,
     attempts: 5,

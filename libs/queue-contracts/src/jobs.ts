@@ -22,10 +22,17 @@ export interface ExpandData {
   jobId: string;
 }
 
+/** One try of a webhook delivery; `attemptNo` makes a stale or repeated job a no-op. */
+export interface DeliverData {
+  deliveryId: string;
+  attemptNo: number;
+}
+
 export type QueueJob =
   | { queue: 'render'; name: 'scrape-sync'; data: SyncScrapeData; result: PageResult }
   | { queue: 'render'; name: 'pages'; data: PagesData; result: void }
-  | { queue: 'render'; name: 'expand'; data: ExpandData; result: void };
+  | { queue: 'render'; name: 'expand'; data: ExpandData; result: void }
+  | { queue: 'webhooks'; name: 'deliver'; data: DeliverData; result: void };
 
 export type JobName = QueueJob['name'];
 export type JobOf<N extends JobName> = Extract<QueueJob, { name: N }>;
@@ -37,4 +44,5 @@ export const QUEUE_OF: { [N in JobName]: JobOf<N>['queue'] } = {
   'scrape-sync': 'render',
   pages: 'render',
   expand: 'render',
+  deliver: 'webhooks',
 };

@@ -1,6 +1,7 @@
 import { InvalidRequestError } from '@app/common';
 
-type CursorKind = 'idx' | 'job';
+/** idx: a page index; job, msg: a job or webhook delivery id (`<kind>_` + ULID). */
+type CursorKind = 'idx' | 'job' | 'msg';
 type CursorValue<K extends CursorKind> = K extends 'idx' ? number : string;
 
 /** Opaque to callers: base64url of a tagged position. */
@@ -12,7 +13,12 @@ export function decodeCursor<K extends CursorKind>(cursor: string, kind: K): Cur
   try {
     const [k, v] = JSON.parse(Buffer.from(cursor, 'base64url').toString()) as [string, unknown];
     if (k === kind && kind === 'idx' && Number.isInteger(v) && (v as number) >= 0) return v as CursorValue<K>;
-    if (k === kind && kind === 'job' && typeof v === 'string' && /^job_[0-9a-z]{26}$/.test(v)) {
+    if (
+      k === kind &&
+      kind !== 'idx' &&
+      typeof v === 'string' &&
+      new RegExp(`^${kind}_[0-9a-z]{26}$`).test(v)
+    ) {
       return v as CursorValue<K>;
     }
   } catch {

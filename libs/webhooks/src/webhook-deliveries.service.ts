@@ -1,0 +1,214 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { DataSource, In, LessThan, Repository } from 'typeorm';
+import { SharedEnv } from '@app/config';
+import { newId } from '@app/common';
+import { Job, TERMINAL_JOB_STATUSES, WebhookAttempt, WebhookDelivery } from '@app/persistence';
+import type { DeliverData } from '@app/queue-contracts';
+import { JobProducer } from '@app/queues';
+import { WebhookPayloads } from './webhook-payload';
+import { RetrySchedule } from './schedule';
+import { WebhookSecrets } from './webhook-secrets.service';
+import { WebhookSender } from './sender';
+
+const MYSQL_DUPLICATE = 'ER_DUP_ENTRY';
+/** The sweep leaves alone what the normal path may still be doing. */
+const SWEEP_GRACE_MS = 30_000;
+const SWEEP_BATCH = 500;
+
+type Scheduled = Pick<WebhookDelivery, 'id' | 'status' | 'attemptCount' | 'nextAttemptAt'>;
+
+/**
+ * The delivery log and its state machine (DESIGN.md "Delivery"). A job that ends with a
+ * webhook_url gets exactly one delivery (a unique index on job_id); each try is a `deliver` job
+ * on the webhooks queue, recorded in MySQL, which stays the record: the sweep rebuilds whatever
+ * a crash or a lost Redis dropped.
+ */
+@Injectable()
+export class WebhookDeliveries {
+  private readonly logger = new Logger(WebhookDeliveries.name);
+  private readonly schedule: RetrySchedule;
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    @InjectRepository(Job) private readonly jobs: Repository<Job>,
+    @InjectRepository(WebhookDelivery) private readonly deliveries: Repository<WebhookDelivery>,
+    private readonly payloads: WebhookPayloads,
+    private readonly secrets: WebhookSecrets,
+    private readonly sender: WebhookSender,
+    private readonly producer: JobProducer,
+    env: SharedEnv,
+  ) {
+    this.schedule = new RetrySchedule(env.WEBHOOK_RETRY_SCHEDULE);
+  }
+
+  /**
+   * Call when a job reaches completed, failed or cancelled. Creates its delivery once, however
+   * often it is called, and makes sure its next try is queued. Returns the delivery id, or null
+   * when the job has no webhook_url or has not ended.
+   */
+  async jobEnded(jobId: string): Promise<string | null> {
+    const existing = await this.findScheduled({ jobId });
+    if (existing) {
+      await this.enqueue(existing);
+      return existing.id;
+    }
+    const job = await this.jobs.findOneBy({ id: jobId });
+    if (!job?.webhookUrl || !TERMINAL_JOB_STATUSES.includes(job.status)) return null;
+    const now = new Date();
+    const delivery: Partial<WebhookDelivery> = {
+      id: newId('msg'),
+      accountId: job.accountId,
+      environment: job.environment,
+      jobId,
+      url: job.webhookUrl,
+      payload: JSON.stringify(await this.payloads.build(job)),
+      status: 'pending',
+      nextAttemptAt: now,
+      createdAt: now,
+      updatedAt: now,
+    };
+    try {
+      await this.deliveries.insert(delivery);
+    } catch (err) {
+      if ((err as { code?: string }).code !== MYSQL_DUPLICATE) throw err;
+    }
+    // Whoever won the insert, this delivery is the job's one.
+    const created = (await this.findScheduled({ jobId }))!;
+    await this.enqueue(created);
+    return created.id;
+  }
+
+  /**
+   * One try (the `deliver` job). A job whose attempt is already recorded, or whose delivery has
+   * ended, does nothing, so a re-run after a crash or a duplicate add is harmless. A crash after
+   * sending and before recording sends again: receivers deduplicate on webhook-id.
+   */
+  async attempt({ deliveryId, attemptNo }: DeliverData): Promise<void> {
+    const delivery = await this.deliveries.findOneBy({ id: deliveryId });
+    if (!delivery || delivery.status !== 'pending' || delivery.attemptCount !== attemptNo - 1) return;
+    const outcome = await this.sender.send({
+      url: delivery.url,
+      msgId: delivery.id,
+      jobId: delivery.jobId,
+      body: delivery.payload,
+      secrets: await this.secrets.signing(delivery),
+    });
+    const next = await this.db.transaction(async (em) => {
+      // Locked: a replay landing during the try decides which round this try counts in.
+      const row = await em.findOne(WebhookDelivery, {
+        where: { id: deliveryId },
+        select: { id: true, status: true, attemptCount: true, roundStart: true, replays: true },
+        lock: { mode: 'pessimistic_write' },
+      });
+      if (!row || row.status !== 'pending' || row.attemptCount !== attemptNo - 1) return null;
+      const now = new Date();
+      const wait = outcome.verdict === 'retry' ? this.schedule.waitAfter(attemptNo - row.roundStart) : null;
+      const update: Partial<WebhookDelivery> = {
+        attemptCount: attemptNo,
+        status: outcome.verdict === 'delivered' ? 'succeeded' : wait === null ? 'failed' : 'pending',
+        nextAttemptAt: wait === null ? null : new Date(now.getTime() + wait),
+        lastStatusCode: outcome.statusCode,
+        lastError: outcome.error,
+        updatedAt: now,
+        ...(outcome.verdict === 'delivered' ? { deliveredAt: now } : {}),
+      };
+      await em.update(WebhookDelivery, { id: deliveryId }, update);
+      await em.insert(WebhookAttempt, {
+        deliveryId,
+        attemptNo,
+        replay: row.replays > 0,
+        startedAt: outcome.startedAt,
+        requestHeaders: outcome.requestHeaders,
+        statusCode: outcome.statusCode,
+        latencyMs: outcome.latencyMs,
+        error: outcome.error,
+        responseExcerpt: outcome.responseExcerpt,
+      });
+      return { ...row, ...update };
+    });
+    if (!next) return;
+    this.logger.log(
+      { deliveryId, jobId: delivery.jobId, attemptNo, statusCode: outcome.statusCode, status: next.status },
+      'webhook attempt',
+    );
+    await this.enqueue(next);
+  }
+
+  /**
+   * Replays deliveries (any status): each starts a new round of tries at once, with the same
+   * webhook-id and the logged payload. The caller has checked they are the caller's.
+   */
+  async replay(ids: string[]): Promise<void> {
+    if (!ids.length) return;
+    const now = new Date();
+    await this.deliveries
+      .createQueryBuilder()
+      .update()
+      .set({
+        status: 'pending',
+        replays: () => 'replays + 1',
+        roundStart: () => 'attempt_count',
+        nextAttemptAt: now,
+        updatedAt: now,
+      })
+      .where({ id: In(ids) })
+      .execute();
+    const rows = await this.deliveries.find({
+      where: { id: In(ids) },
+      select: { id: true, status: true, attemptCount: true, nextAttemptAt: true },
+    });
+    for (const row of rows) await this.tryNow(row);
+  }
+
+  /**
+   * Makes sure nothing is lost: creates the deliveries of ended jobs that have none (a worker died
+   * between ending the job and creating it) and re-adds the next try of pending deliveries that are
+   * overdue (Redis lost the job). Adding is idempotent, so a try still queued or running is untouched.
+   */
+  async sweep(graceMs = SWEEP_GRACE_MS): Promise<{ created: number; requeued: number }> {
+    const before = new Date(Date.now() - graceMs);
+    const missing = await this.db.query<{ id: string }[]>(
+      `SELECT j.id FROM jobs j LEFT JOIN webhook_deliveries d ON d.job_id = j.id
+        WHERE j.status IN (?) AND j.webhook_url IS NOT NULL AND d.id IS NULL
+          AND j.expires_at > NOW(3) AND COALESCE(j.finished_at, j.created_at) < ?
+        ORDER BY j.id LIMIT ?`,
+      [TERMINAL_JOB_STATUSES, before, SWEEP_BATCH],
+    );
+    for (const { id } of missing) await this.jobEnded(id);
+    const overdue = await this.deliveries.find({
+      where: { status: 'pending', nextAttemptAt: LessThan(before) },
+      select: { id: true, status: true, attemptCount: true, nextAttemptAt: true },
+      order: { nextAttemptAt: 'ASC' },
+      take: SWEEP_BATCH,
+    });
+    for (const row of overdue) await this.enqueue(row);
+    return { created: missing.length, requeued: overdue.length };
+  }
+
+  private findScheduled(where: Partial<Pick<WebhookDelivery, 'id' | 'jobId'>>): Promise<Scheduled | null> {
+    return this.deliveries.findOne({
+      where,
+      select: { id: true, status: true, attemptCount: true, nextAttemptAt: true },
+    });
+  }
+
+  /** Queues the next try at its time. Bull ignores an id it holds, so this is safe to repeat. */
+  private async enqueue(d: Scheduled): Promise<void> {
+    if (d.status !== 'pending') return;
+    const attemptNo = d.attemptCount + 1;
+    const delay = Math.max(0, (d.nextAttemptAt?.getTime() ?? 0) - Date.now());
+    await this.producer.add(
+      'deliver',
+      { deliveryId: d.id, attemptNo },
+      { jobId: `${d.id}:${attemptNo}`, delay },
+    );
+  }
+
+  /** Like enqueue, but a try already waiting for its time goes now. */
+  private async tryNow(d: Scheduled): Promise<void> {
+    const waiting = await this.producer.queue('webhooks').getJob(`${d.id}:${d.attemptCount + 1}`);
+    if (waiting && (await waiting.isDelayed())) await waiting.promote();
+    else if (!waiting) await this.enqueue({ ...d, nextAttemptAt: null });
+  }
+}
