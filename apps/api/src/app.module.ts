@@ -13,6 +13,7 @@ import { KeysModule } from './keys/keys.module';
 import { MeModule } from './me/me.module';
 import { JobsModule } from './jobs/jobs.module';
 import { ScrapeModule } from './scrape/scrape.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 import { QueuesModule } from '@app/queues';
 
 export interface ApiModuleOptions {
@@ -40,6 +41,7 @@ export class AppModule {
         QueuesModule,
         JobsModule,
         ScrapeModule,
+        WebhooksModule,
       ],
       providers: [
         { provide: APP_GUARD, useExisting: ApiKeyGuard },

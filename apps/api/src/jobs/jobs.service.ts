@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { createHash } from 'node:crypto';
 import { DataSource, EntityManager, In, LessThan, Repository } from 'typeorm';
@@ -16,6 +16,7 @@ import {
   encodeCursor,
 } from '@app/persistence';
 import type { ScrapeOptions } from '@app/queue-contracts';
+import { WebhookDeliveries } from '@app/webhooks';
 
 const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
 const MYSQL_DUPLICATE = 'ER_DUP_ENTRY';
@@ -44,12 +45,15 @@ export interface Accepted {
 
 @Injectable()
 export class JobsService {
+  private readonly logger = new Logger(JobsService.name);
+
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     @InjectRepository(Job) private readonly jobs: Repository<Job>,
     private readonly results: JobResultsReader,
     private readonly env: ApiEnv,
     private readonly quota: QuotaService,
+    private readonly webhooks: WebhookDeliveries,
   ) {}
 
   /**
@@ -180,6 +184,14 @@ export class JobsService {
           Math.max(0, Number(row.unstarted)),
           job.createdAt,
         );
+        // A cancelled job ends here, so its webhook goes now; the worker's sweep covers a failure.
+        if (job.webhookUrl) {
+          await this.webhooks
+            .jobEnded(job.id)
+            .catch((err: unknown) =>
+              this.logger.warn({ err, jobId: job.id }, 'webhook delivery left to the sweep'),
+            );
+        }
       }
     }
     return this.get(auth, id);

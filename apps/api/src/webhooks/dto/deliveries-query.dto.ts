@@ -1,0 +1,74 @@
+import { Transform, Type } from 'class-transformer';
+import {
+  IsBoolean,
+  IsIn,
+  IsISO8601,
+  IsInt,
+  IsOptional,
+  IsString,
+  Max,
+  MaxLength,
+  Min,
+} from 'class-validator';
+import type { DeliveryStatus } from '@app/persistence';
+
+const DELIVERY_STATUSES: DeliveryStatus[] = ['pending', 'succeeded', 'failed'];
+
+export class DeliveryListQueryDto {
+  @IsOptional()
+  @IsIn(DELIVERY_STATUSES)
+  status?: DeliveryStatus;
+
+  @IsOptional()
+  @MaxLength(32)
+  @IsString()
+  job_id?: string;
+
+  @IsOptional()
+  @MaxLength(200)
+  @IsString()
+  cursor?: string;
+
+  @IsOptional()
+  @Max(100)
+  @Min(1)
+  @IsInt()
+  @Type(() => Number)
+  limit?: number;
+}
+
+/** POST /v1/webhooks/deliveries/replay: which deliveries to send again (e.g. every dead one since T). */
+export class ReplayFilterDto {
+  @IsOptional()
+  @IsIn(DELIVERY_STATUSES)
+  status?: DeliveryStatus;
+
+  @IsOptional()
+  @MaxLength(32)
+  @IsString()
+  job_id?: string;
+
+  /** Deliveries created at or after this time. */
+  @IsOptional()
+  @IsISO8601({ strict: true })
+  since?: string;
+
+  /** Deliveries created before this time. */
+  @IsOptional()
+  @IsISO8601({ strict: true })
+  until?: string;
+
+  /** The `next` of an earlier answer, to go on where it stopped. */
+  @IsOptional()
+  @MaxLength(200)
+  @IsString()
+  cursor?: string;
+}
+
+export class RotateQueryDto {
+  /** For a leaked secret: the old one stops signing at once instead of after 24 h. */
+  @IsOptional()
+  @IsBoolean({ message: 'must be true or false' })
+  @Transform(({ value }: { value: unknown }) => (value === 'true' ? true : value === 'false' ? false : value))
+  expire_now?: boolean;
+}
