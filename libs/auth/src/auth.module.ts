@@ -9,25 +9,19 @@ import { RateLimitGuard } from './rate-limit.guard';
 import { TokenBucket } from './token-bucket';
 import { UsageService } from './usage.service';
 
+const SERVICES = [
+  ApiKeysService,
+  AccountsService,
+  ApiKeyGuard,
+  UsageService,
+  TokenBucket,
+  RateLimitGuard,
+  QuotaService,
+];
+
 @Module({
   imports: [TypeOrmModule.forFeature([Account, ApiKey, Plan, UsageDaily, QuotaMonthly])],
-  providers: [
-    ApiKeysService,
-    AccountsService,
-    ApiKeyGuard,
-    UsageService,
-    TokenBucket,
-    RateLimitGuard,
-    QuotaService,
-  ],
-  exports: [
-    ApiKeysService,
-    AccountsService,
-    ApiKeyGuard,
-    UsageService,
-    TokenBucket,
-    RateLimitGuard,
-    QuotaService,
-  ],
+  providers: SERVICES,
+  exports: SERVICES,
 })
 export class AuthModule {}

@@ -1,4 +1,3 @@
-import { QuotaExceededError, toErrorResponse } from '@app/common';
 import { quotaMonth } from './quota.service';
 
 describe('quotaMonth (injected clock)', () => {
@@ -21,20 +20,5 @@ describe('quotaMonth (injected clock)', () => {
   it('uses UTC, not the local offset of the time given', () => {
     // 23:30 on 31 March in New York is already April in UTC.
     expect(quotaMonth(new Date('2027-03-31T23:30:00-04:00')).month).toBe('2027-04-01');
-  });
-});
-
-describe('quota exceeded answer', () => {
-  it('is a 402 with limit, used and resets_at, and no retry-after', () => {
-    const res = toErrorResponse(new QuotaExceededError(1000, 990, new Date('2027-02-01T00:00:00Z')));
-    expect(res.status).toBe(402);
-    expect(res.body).toEqual({
-      detail: 'Monthly quota exceeded',
-      code: 'quota_exceeded',
-      limit: 1000,
-      used: 990,
-      resets_at: '2027-02-01T00:00:00.000Z',
-    });
-    expect(res.headers).toEqual({});
   });
 });
