@@ -146,6 +146,44 @@ export class WorkerEnv extends SharedEnv {
   @Max(1000)
   @IsInt()
   HOST_CONCURRENCY = 8;
+
+  // Browser pool limits (libs/rendering), named like Crawlee's: a few browsers, each holding a few
+  // contexts; contexts and browsers are replaced after a number of pages to shed leaked memory.
+  @Transform(toInt)
+  @Min(1)
+  @Max(16)
+  @IsInt()
+  BROWSER_POOL_SIZE = 1;
+
+  @Transform(toInt)
+  @Min(1)
+  @Max(64)
+  @IsInt()
+  CONTEXTS_PER_BROWSER = 4;
+
+  @Transform(toInt)
+  @Min(1)
+  @IsInt()
+  CONTEXT_MAX_PAGES = 50;
+
+  @Transform(toInt)
+  @Min(1)
+  @IsInt()
+  BROWSER_MAX_PAGES = 500;
+
+  /** A page counts as settled after this long without network activity. */
+  @Transform(toInt)
+  @Min(0)
+  @Max(10_000)
+  @IsInt()
+  RENDER_IDLE_MS = 500;
+
+  /** Longest wait for the load event and network quiet once the document is parsed. */
+  @Transform(toInt)
+  @Min(0)
+  @Max(120_000)
+  @IsInt()
+  RENDER_SETTLE_MAX_MS = 5000;
 }
 
 function flatten(errors: ValidationError[], prefix = ''): string[] {

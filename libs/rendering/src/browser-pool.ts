@@ -1,0 +1,255 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { withDeadline } from './deadline';
+import { BrowserGoneError } from './engines/browser-render';
+
+/** Limits from WorkerEnv, named as Crawlee's browser pool names them. */
+export interface PoolLimits {
+  /** Browsers kept running (BROWSER_POOL_SIZE). */
+  browsers: number;
+  /** Contexts a browser keeps open, idle ones evicted first (CONTEXTS_PER_BROWSER). */
+  contextsPerBrowser: number;
+  /** Pages a context serves before it is replaced (CONTEXT_MAX_PAGES). */
+  contextMaxPages: number;
+  /** Pages a browser serves before it is replaced (BROWSER_MAX_PAGES). */
+  browserMaxPages: number;
+  /** Pages rendered at once; more wait their turn (RENDER_CONCURRENCY). */
+  concurrency: number;
+}
+
+/** Who may share a context: one isolation key (an account) in one device profile. */
+export interface ContextProfile {
+  key: string;
+  mobile: boolean;
+}
+
+export interface PoolHooks {
+  launch(): Promise<Browser>;
+  newContext(browser: Browser, profile: ContextProfile): Promise<BrowserContext>;
+}
+
+export interface PageLease {
+  page: Page;
+  browser: Browser;
+  /** The page stopped answering: its context takes no more pages and closes once they are done. */
+  retireContext(): void;
+}
+
+export interface PoolStats {
+  browsers: number;
+  contexts: number;
+  pagesInFlight: number;
+  browsersLaunched: number;
+  contextsCreated: number;
+  /** Pages started again on a fresh browser after theirs went away. */
+  retries: number;
+}
+
+/** Opening or closing a page or context; past this the browser is taken to be stuck. */
+const OPERATION_MS = 10_000;
+
+class BrowserSlot {
+  readonly contexts: ContextSlot[] = [];
+  pages = 0;
+  active = 0;
+  retiring = false;
+  gone = false;
+  constructor(readonly browser: Browser) {}
+}
+
+class ContextSlot {
+  pages = 0;
+  active = 0;
+  retiring = false;
+  lastUsed = Date.now();
+  constructor(
+    readonly owner: BrowserSlot,
+    readonly key: string,
+    readonly context: BrowserContext,
+  ) {}
+}
+
+/** Counts pages in flight; the rest wait in arrival order. */
+class Semaphore {
+  private readonly waiting: (() => void)[] = [];
+  constructor(private free: number) {}
+
+  async acquire(): Promise<void> {
+    if (this.free > 0) {
+      this.free--;
+      return;
+    }
+    await new Promise<void>((resolve) => this.waiting.push(resolve));
+  }
+
+  release(): void {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.free++;
+  }
+}
+
+/**
+ * Pooled Playwright browsers (DESIGN.md "Rendering"). Pages of one profile key share a context
+ * (cookies, cache), pages of different keys never do; a context is replaced after
+ * contextMaxPages pages and a browser after browserMaxPages; a browser that crashes or is killed
+ * is dropped, and the pages it held are started once more on a fresh one.
+ */
+export class BrowserPool {
+  private readonly browsers: BrowserSlot[] = [];
+  private readonly slots: Semaphore;
+  /** Picking and creating contexts happens one lease at a time, so limits hold under concurrency. */
+  private picking: Promise<unknown> = Promise.resolve();
+  private closed = false;
+  private readonly counters = { browsersLaunched: 0, contextsCreated: 0, retries: 0 };
+
+  constructor(
+    private readonly limits: PoolLimits,
+    private readonly hooks: PoolHooks,
+  ) {
+    this.slots = new Semaphore(limits.concurrency);
+  }
+
+  /**
+   * Runs `task` on a fresh page of a context for `profile`. If the browser goes away under it
+   * (BrowserGoneError), the task runs once more on a fresh browser; a second loss is thrown.
+   */
+  async withPage<T>(profile: ContextProfile, task: (lease: PageLease) => Promise<T>): Promise<T> {
+    await this.slots.acquire();
+    try {
+      for (let attempt = 1; ; attempt++) {
+        let slot: ContextSlot | undefined;
+        let page: Page | undefined;
+        try {
+          slot = await this.serialized(() => this.pickContext(profile));
+          const picked = slot;
+          page = await this.guard(picked.owner, () => picked.context.newPage(), 'opening a page');
+          return await task({
+            page,
+            browser: picked.owner.browser,
+            retireContext: () => (picked.retiring = true),
+          });
+        } catch (err) {
+          const lost = err instanceof BrowserGoneError || (slot !== undefined && slot.owner.gone);
+          if (!lost || attempt > 1 || this.closed) throw err;
+          this.counters.retries++;
+        } finally {
+          if (slot) await this.release(slot, page);
+        }
+      }
+    } finally {
+      this.slots.release();
+    }
+  }
+
+  stats(): PoolStats {
+    const contexts = this.browsers.reduce((sum, b) => sum + b.contexts.length, 0);
+    const pagesInFlight = this.browsers.reduce((sum, b) => sum + b.active, 0);
+    return { browsers: this.browsers.length, contexts, pagesInFlight, ...this.counters };
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all([...this.browsers].map((slot) => this.closeBrowser(slot)));
+  }
+
+  private serialized<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.picking.then(fn, fn);
+    this.picking = run.catch(() => undefined);
+    return run;
+  }
+
+  /** An operation on the browser with a deadline; failing because the browser left is BrowserGoneError. */
+  private async guard<T>(owner: BrowserSlot, operation: () => Promise<T>, what: string): Promise<T> {
+    try {
+      return await withDeadline(operation(), OPERATION_MS, what);
+    } catch (err) {
+      if (owner.gone || !owner.browser.isConnected()) throw new BrowserGoneError(err);
+      // A browser that cannot open a page in time is stuck: let it go once its pages are done.
+      owner.retiring = true;
+      throw err;
+    }
+  }
+
+  private async pickContext(profile: ContextProfile): Promise<ContextSlot> {
+    if (this.closed) throw new Error('the browser pool is closed');
+    const live = this.browsers.filter((b) => !b.gone && !b.retiring);
+    const shared = live
+      .flatMap((b) => b.contexts)
+      .filter((c) => c.key === profile.key && !c.retiring)
+      .sort((a, b) => a.active - b.active)[0];
+    const slot = shared ?? (await this.newContext(live, profile));
+    slot.active++;
+    slot.pages++;
+    slot.lastUsed = Date.now();
+    slot.owner.active++;
+    slot.owner.pages++;
+    if (slot.pages >= this.limits.contextMaxPages) slot.retiring = true;
+    if (slot.owner.pages >= this.limits.browserMaxPages) slot.owner.retiring = true;
+    return slot;
+  }
+
+  private async newContext(live: BrowserSlot[], profile: ContextProfile): Promise<ContextSlot> {
+    let owner = [...live].sort((a, b) => a.active - b.active)[0];
+    if (!owner || (owner.active > 0 && live.length < this.limits.browsers)) owner = await this.launch();
+    if (owner.contexts.length >= this.limits.contextsPerBrowser) {
+      const idle = owner.contexts.filter((c) => c.active === 0).sort((a, b) => a.lastUsed - b.lastUsed)[0];
+      // With every context busy the cap is exceeded for a while rather than making pages wait.
+      if (idle) await this.closeContext(idle);
+    }
+    const context = await this.guard(
+      owner,
+      () => this.hooks.newContext(owner.browser, profile),
+      'creating a context',
+    );
+    const slot = new ContextSlot(owner, profile.key, context);
+    owner.contexts.push(slot);
+    this.counters.contextsCreated++;
+    return slot;
+  }
+
+  private async launch(): Promise<BrowserSlot> {
+    const browser = await this.hooks.launch();
+    const slot = new BrowserSlot(browser);
+    browser.on('disconnected', () => {
+      slot.gone = true;
+      this.forget(slot);
+    });
+    this.browsers.push(slot);
+    this.counters.browsersLaunched++;
+    return slot;
+  }
+
+  private async release(slot: ContextSlot, page: Page | undefined): Promise<void> {
+    slot.active--;
+    slot.owner.active--;
+    slot.lastUsed = Date.now();
+    if (page && !slot.owner.gone) {
+      await withDeadline(page.close(), OPERATION_MS, 'closing a page').catch(() => (slot.retiring = true));
+    }
+    if (slot.retiring && slot.active === 0) await this.closeContext(slot);
+    if (slot.owner.retiring && slot.owner.active === 0) await this.closeBrowser(slot.owner);
+  }
+
+  private async closeContext(slot: ContextSlot): Promise<void> {
+    const index = slot.owner.contexts.indexOf(slot);
+    if (index < 0) return;
+    slot.owner.contexts.splice(index, 1);
+    if (slot.owner.gone) return;
+    // A context that will not close leaves its browser suspect: replace the browser too.
+    await withDeadline(slot.context.close(), OPERATION_MS, 'closing a context').catch(
+      () => (slot.owner.retiring = true),
+    );
+  }
+
+  private async closeBrowser(slot: BrowserSlot): Promise<void> {
+    if (!this.forget(slot)) return;
+    // Playwright kills the process if it does not exit in time.
+    await withDeadline(slot.browser.close(), OPERATION_MS, 'closing the browser').catch(() => undefined);
+  }
+
+  private forget(slot: BrowserSlot): boolean {
+    const index = this.browsers.indexOf(slot);
+    if (index >= 0) this.browsers.splice(index, 1);
+    return index >= 0;
+  }
+}

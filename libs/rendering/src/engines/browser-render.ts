@@ -1,0 +1,251 @@
+import { MAX_HTML_BYTES, type BrowserEngine } from '@app/queue-contracts';
+import { contentKind, unsupportedReason } from '../content/content-kind';
+import { DeadlineError, remaining, sleep, withDeadline } from '../deadline';
+import {
+  EgressUnavailableError,
+  PageFailure,
+  chromiumNetError,
+  codeOfNetError,
+  type PageError,
+} from '../page-errors';
+import type { RefusalLog } from '../refusal-log';
+import type { Capture, EngineRequest } from './engine';
+import type { PageMonitor } from './page-monitor';
+
+/** The main response as the engine's own API reports it. */
+export interface MainResponse {
+  status: number;
+  url: string;
+  text(): Promise<string>;
+}
+
+/** The few things the render flow needs from a Playwright or Puppeteer page. */
+export interface BrowserTab {
+  /** Navigates and resolves at DOMContentLoaded. */
+  goto(url: string, timeoutMs: number): Promise<MainResponse | null>;
+  waitForSelector(selector: string, timeoutMs: number): Promise<void>;
+  evaluate(expression: string): Promise<unknown>;
+  content(): Promise<string>;
+  /** A PNG of the whole page, at most `maxHeight` CSS pixels tall. */
+  screenshot(maxHeight: number): Promise<Buffer>;
+  url(): string;
+  /** The page's renderer process crashed. */
+  readonly crashed: boolean;
+  /** The browser (or its connection) is gone: the pool retries the page on a fresh one. */
+  gone(): boolean;
+  isTimeout(err: unknown): boolean;
+}
+
+export interface TabSettings {
+  engine: BrowserEngine;
+  refusals: RefusalLog;
+  /** Network quiet that counts as settled (RENDER_IDLE_MS). */
+  idleMs: number;
+  /** Longest wait for load and quiet after DOMContentLoaded (RENDER_SETTLE_MAX_MS). */
+  settleMaxMs: number;
+  /** The page stopped answering; its context should serve no more pages. */
+  onHung(): void;
+}
+
+/** The browser went away under a page; the pool retries the page once on a fresh browser. */
+export class BrowserGoneError extends Error {
+  constructor(cause: unknown) {
+    super(`the browser went away: ${(cause as Error)?.message ?? String(cause)}`);
+    this.name = 'BrowserGoneError';
+  }
+}
+
+/** How long a page that does not answer a trivial script is given before its scripts are stopped. */
+const PROBE_MS = 1000;
+/** Grace after the deadline for reading the DOM and for the screenshot. */
+const SNAPSHOT_MS = 10_000;
+const SCREENSHOT_MS = 15_000;
+/** Taller full-page screenshots exceed Chromium's texture limits and the 5 MB cap anyway. */
+export const MAX_SCREENSHOT_HEIGHT = 16_384;
+
+const tooLarge = (): PageError => ({
+  code: 'TOO_LARGE',
+  message: `the document exceeds ${MAX_HTML_BYTES} bytes`,
+});
+
+/**
+ * The page's HTML. A page whose main thread does not answer (an endless script) has its scripts
+ * terminated first; if it still does not answer, it is given up as TIMEOUT.
+ */
+async function snapshot(
+  tab: BrowserTab,
+  monitor: PageMonitor,
+  settings: TabSettings,
+  ms: number,
+): Promise<string> {
+  const responsive = await withDeadline(tab.evaluate('1'), PROBE_MS, 'probe').then(
+    () => true,
+    (err) => !(err instanceof DeadlineError),
+  );
+  if (!responsive) await monitor.terminateScripts();
+  try {
+    return await withDeadline(tab.content(), ms, 'reading the page');
+  } catch (err) {
+    if (!(err instanceof DeadlineError)) throw err;
+    settings.onHung();
+    throw new PageFailure('TIMEOUT', "the page's scripts never gave the page back");
+  }
+}
+
+/** The failure of a navigation Chromium gave up on, as a page error (or a throw for our own faults). */
+function netFailure(netError: string, monitor: PageMonitor, settings: TabSettings, url: string): PageError {
+  if (netError === 'ERR_PROXY_CONNECTION_FAILED') {
+    throw new EgressUnavailableError('the browser cannot reach the egress proxy');
+  }
+  if (netError === 'ERR_TUNNEL_CONNECTION_FAILED') {
+    const refusal = settings.refusals.find(monitor.documentUrl ?? url);
+    if (refusal) return { code: refusal.code, message: refusal.reason };
+  }
+  return { code: codeOfNetError(netError), message: `the browser could not load the page (${netError})` };
+}
+
+async function navigationFailure(
+  err: unknown,
+  tab: BrowserTab,
+  monitor: PageMonitor,
+  request: EngineRequest,
+  settings: TabSettings,
+): Promise<Capture> {
+  const doc = monitor.document;
+  const failed = { engine: settings.engine, finalUrl: doc?.url ?? null, status: null };
+  if (tab.gone()) throw new BrowserGoneError(err);
+  if (tab.crashed)
+    return { ...failed, error: { code: 'RENDER_CRASH', message: 'the page crashed the renderer' } };
+  // Chromium turns a document it will not show (a PDF, an attachment) into an aborted download.
+  if (doc && contentKind(doc.headers['content-type'], doc.headers['content-disposition']) === 'unsupported') {
+    const reason = unsupportedReason(doc.headers['content-type'], doc.headers['content-disposition']);
+    return { ...failed, status: doc.status, error: { code: 'UNSUPPORTED_CONTENT', message: reason } };
+  }
+  if (tab.isTimeout(err)) {
+    // What did arrive is still worth returning (a page that never finishes loading).
+    const body = await snapshot(tab, monitor, settings, PROBE_MS).catch(() => undefined);
+    return {
+      ...failed,
+      status: doc?.status ?? null,
+      ...(body ? { body, kind: 'html' as const } : {}),
+      error: { code: 'TIMEOUT', message: `the page did not load within ${request.options.timeout} ms` },
+    };
+  }
+  const netError =
+    chromiumNetError(String((err as Error)?.message)) ?? monitor.documentError?.replace(/^net::/, '');
+  if (netError) return { ...failed, error: netFailure(netError, monitor, settings, request.url) };
+  throw err;
+}
+
+/**
+ * Loads a page in a browser tab and captures it (the render flow both browser engines share):
+ * navigate to DOMContentLoaded; check what came back (refused by the egress proxy, not HTML); wait
+ * for wait_for, then for load and network quiet within RENDER_SETTLE_MAX_MS; read the DOM; take
+ * the screenshot. Every step has a deadline.
+ */
+export async function renderInTab(
+  tab: BrowserTab,
+  monitor: PageMonitor,
+  request: EngineRequest,
+  settings: TabSettings,
+): Promise<Capture> {
+  const { url, options, deadline } = request;
+  const engine = settings.engine;
+  let response: MainResponse | null;
+  try {
+    response = await Promise.race([
+      tab.goto(url, remaining(deadline)),
+      monitor.tooLargeSignal.then(() => null),
+    ]);
+  } catch (err) {
+    return navigationFailure(err, tab, monitor, request, settings);
+  }
+  const fail = (error: PageError, status: number | null = null): Capture => ({
+    engine,
+    finalUrl: monitor.document?.url ?? response?.url ?? null,
+    status,
+    error,
+  });
+  if (monitor.tooLarge) return fail(tooLarge(), monitor.document?.status ?? null);
+
+  const checkDocument = (): Capture | undefined => {
+    const doc = monitor.document;
+    if (tab.url().startsWith('chrome-error:') && monitor.documentError) {
+      return fail(netFailure(monitor.documentError.replace(/^net::/, ''), monitor, settings, url));
+    }
+    const refused = doc && settings.refusals.confirms(doc.url, doc.headers['x-egress-blocked']);
+    if (refused) return fail({ code: refused, message: settings.refusals.find(doc.url)!.reason });
+    return undefined;
+  };
+  const refused = checkDocument();
+  if (refused) return refused;
+
+  const doc = monitor.document;
+  const kind = doc ? contentKind(doc.headers['content-type'], doc.headers['content-disposition']) : 'html';
+  if (kind === 'unsupported') {
+    const reason = unsupportedReason(doc?.headers['content-type'], doc?.headers['content-disposition']);
+    return fail({ code: 'UNSUPPORTED_CONTENT', message: reason }, doc?.status ?? null);
+  }
+  if (kind !== 'html') {
+    const body = response
+      ? await withDeadline(response.text(), remaining(deadline) + SNAPSHOT_MS, 'reading the body')
+      : '';
+    return { engine, finalUrl: doc?.url ?? url, status: doc?.status ?? null, body, kind };
+  }
+
+  let error: PageError | undefined;
+  if (typeof options.wait_for === 'string') {
+    try {
+      await tab.waitForSelector(options.wait_for, remaining(deadline));
+    } catch (err) {
+      if (tab.gone()) throw new BrowserGoneError(err);
+      // An invalid selector is not waited for; one that never appears is a timeout.
+      if (tab.isTimeout(err)) {
+        error = {
+          code: 'TIMEOUT',
+          message: `${options.wait_for} did not appear within ${options.timeout} ms`,
+        };
+      }
+    }
+  }
+  if (!error) {
+    await monitor.waitForSettled(settings.idleMs, Math.min(deadline, Date.now() + settings.settleMaxMs));
+    if (typeof options.wait_for === 'number') await sleep(Math.min(options.wait_for, remaining(deadline)));
+  }
+  if (tab.crashed) return fail({ code: 'RENDER_CRASH', message: 'the page crashed the renderer' });
+  if (monitor.tooLarge) return fail(tooLarge(), monitor.document?.status ?? null);
+  // A script or refresh may have navigated since; judge where the page ended up.
+  const moved = checkDocument();
+  if (moved) return moved;
+
+  let body: string;
+  try {
+    body = await snapshot(tab, monitor, settings, SNAPSHOT_MS);
+  } catch (err) {
+    if (tab.gone()) throw new BrowserGoneError(err);
+    if (err instanceof PageFailure) return fail(err.toError(), monitor.document?.status ?? null);
+    throw err;
+  }
+  const capture: Capture = {
+    engine,
+    finalUrl: tab.url(),
+    status: monitor.document?.status ?? response?.status ?? null,
+    body,
+    kind: 'html',
+    error,
+  };
+  if (Buffer.byteLength(body) > MAX_HTML_BYTES) return { ...capture, body: undefined, error: tooLarge() };
+  if (options.formats.includes('screenshot')) {
+    try {
+      capture.screenshot = await withDeadline(
+        tab.screenshot(MAX_SCREENSHOT_HEIGHT),
+        SCREENSHOT_MS,
+        'the screenshot',
+      );
+    } catch (err) {
+      if (tab.gone()) throw new BrowserGoneError(err);
+      capture.error ??= { code: 'TIMEOUT', message: `the screenshot failed: ${(err as Error).message}` };
+    }
+  }
+  return capture;
+}

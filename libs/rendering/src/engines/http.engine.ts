@@ -1,0 +1,101 @@
+import {
+  BlockedAddressError,
+  DnsError,
+  FetchFailedError,
+  guardedFetch,
+  type AddressPolicy,
+  type HostResolver,
+} from '@app/net-guard';
+import { MAX_HTML_BYTES } from '@app/queue-contracts';
+import { contentKind, unsupportedReason } from '../content/content-kind';
+import { parseDocument } from '../content/html-document';
+import { remaining } from '../deadline';
+import { ACCEPT_LANGUAGE, browserProfile, mergeHeaders } from './browser-profile';
+import type { Capture, EngineRequest, RenderEngine } from './engine';
+
+/** As many as Chromium follows before ERR_TOO_MANY_REDIRECTS. */
+const MAX_REDIRECTS = 20;
+
+const ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+
+function charsetOf(contentType: string | undefined): string | undefined {
+  return /charset\s*=\s*"?([\w.:-]+)/i.exec(contentType ?? '')?.[1];
+}
+
+/** The charset a document declares in its first bytes (<meta charset> or its http-equiv form). */
+function declaredCharset(body: Buffer): string | undefined {
+  const { head } = parseDocument(body.subarray(0, 2048).toString('latin1'));
+  const meta = head?.querySelector('meta[charset]')?.getAttribute('charset');
+  if (meta) return meta.trim();
+  return charsetOf(
+    head?.querySelector('meta[http-equiv="content-type" i]')?.getAttribute('content') ?? undefined,
+  );
+}
+
+/** The body as text: the header's charset, else the document's own declaration, else UTF-8. */
+function decode(body: Buffer, contentType: string | undefined, html: boolean): string {
+  const label = charsetOf(contentType) ?? (html ? declaredCharset(body) : undefined) ?? 'utf-8';
+  try {
+    return new TextDecoder(label).decode(body);
+  } catch {
+    return new TextDecoder('utf-8').decode(body);
+  }
+}
+
+/**
+ * Plain HTTP through net-guard's guarded fetch: every hop (redirects included) connects only to
+ * addresses the policy allows. No JavaScript runs, so `render: auto` starts here and moves to a
+ * browser only when the page needs one.
+ */
+export class HttpEngine implements RenderEngine {
+  readonly name = 'http' as const;
+
+  constructor(private readonly net: { policy: AddressPolicy; resolver?: HostResolver }) {}
+
+  async capture({ url, options, deadline }: EngineRequest): Promise<Capture> {
+    const failed = (code: NonNullable<Capture['error']>['code'], message: string): Capture => ({
+      engine: this.name,
+      finalUrl: null,
+      status: null,
+      error: { code, message },
+    });
+    const defaults = {
+      'user-agent': browserProfile(options.mobile).userAgent,
+      accept: ACCEPT,
+      'accept-language': ACCEPT_LANGUAGE,
+    };
+    let response;
+    try {
+      response = await guardedFetch(url, {
+        policy: this.net.policy,
+        resolver: this.net.resolver,
+        headers: mergeHeaders(defaults, options.headers),
+        timeoutMs: Math.max(1, remaining(deadline)),
+        maxBytes: MAX_HTML_BYTES,
+        followRedirects: MAX_REDIRECTS,
+      });
+    } catch (err) {
+      if (err instanceof BlockedAddressError) return failed('BLOCKED_ADDRESS', err.message);
+      if (err instanceof DnsError) return failed('DNS', err.message);
+      if (err instanceof FetchFailedError) return failed(err.pageCode, err.message);
+      throw err;
+    }
+    const { status, headers, finalUrl } = response;
+    const answered = { engine: this.name, finalUrl, status };
+    if (status >= 300 && status < 400 && headers.location) {
+      return { ...answered, error: { code: 'CONNECT', message: `more than ${MAX_REDIRECTS} redirects` } };
+    }
+    const contentType = headers['content-type'];
+    const disposition = headers['content-disposition'];
+    const kind = contentKind(contentType, disposition);
+    if (kind === 'unsupported') {
+      return {
+        ...answered,
+        error: { code: 'UNSUPPORTED_CONTENT', message: unsupportedReason(contentType, disposition) },
+      };
+    }
+    return { ...answered, body: decode(response.body, contentType, kind === 'html'), kind };
+  }
+
+  async close(): Promise<void> {}
+}

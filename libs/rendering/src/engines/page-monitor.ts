@@ -1,0 +1,147 @@
+import { sleep } from '../deadline';
+
+/** The part of a CDP session both Playwright's and Puppeteer's sessions offer. */
+export interface CdpClient {
+  send(method: string, params?: Record<string, unknown>): Promise<unknown>;
+  on(event: string, listener: (params: never) => void): unknown;
+}
+
+/**
+ * block_resources by file extension, as Chromium's own network layer matches them
+ * (Network.setBlockedURLs): no interception round trip and the HTTP cache stays on, unlike
+ * request interception (see docs/decisions.md, "Rendering"). Images served without an extension
+ * still load.
+ */
+const BLOCKED_EXTENSIONS = [
+  'png jpg jpeg gif webp avif bmp ico svg tif tiff apng jxl heic', // images
+  'mp4 webm ogg ogv oga mp3 wav flac aac m4a m4v mov avi mkv opus m3u8 mpd', // media
+  'woff woff2 ttf otf eot', // fonts
+].flatMap((group) => group.split(' '));
+export const BLOCKED_URL_PATTERNS = BLOCKED_EXTENSIONS.flatMap((ext) => [`*.${ext}`, `*.${ext}?*`]);
+
+/** Requests that stay open by design and would keep a page from ever looking quiet. */
+const LONG_LIVED = new Set(['EventSource', 'WebSocket']);
+
+interface RequestWillBeSent {
+  requestId: string;
+  frameId?: string;
+  type?: string;
+  request: { url: string };
+}
+interface ResponseReceived {
+  requestId: string;
+  response: { url: string; status: number; headers: Record<string, string> };
+}
+interface DataReceived {
+  requestId: string;
+  dataLength: number;
+}
+interface LoadingDone {
+  requestId: string;
+  errorText?: string;
+}
+
+/** The main frame's latest document response, whatever navigated there (redirect, script, refresh). */
+export interface DocumentResponse {
+  url: string;
+  status: number;
+  /** Names in lower case. */
+  headers: Record<string, string>;
+}
+
+/**
+ * Watches one page over its own CDP session: blocks resource types, counts requests in flight (for
+ * "network quiet"), counts the main document's bytes (stopping it past the HTML cap), and stops
+ * runaway scripts. Shared by the Playwright and Puppeteer engines.
+ */
+export class PageMonitor {
+  private readonly inflight = new Set<string>();
+  private lastActivity = Date.now();
+  private mainFrameId: string | undefined;
+  private readonly documentRequests = new Set<string>();
+  private documentBytes = 0;
+  private onTooLarge: (() => void) | undefined;
+  /** The main document went past the cap; loading was stopped. */
+  tooLarge = false;
+  /** The current document has fired its load event. */
+  loaded = false;
+  /** The URL of the last main-frame document request (a redirect's target included). */
+  documentUrl: string | undefined;
+  document: DocumentResponse | undefined;
+  /** Chromium's net error when the last main-frame document request failed. */
+  documentError: string | undefined;
+  /** Settles when the document goes past the cap; race navigation against it. */
+  readonly tooLargeSignal = new Promise<void>((resolve) => (this.onTooLarge = resolve));
+
+  constructor(
+    private readonly cdp: CdpClient,
+    private readonly maxDocumentBytes: number,
+  ) {}
+
+  async start(blockResources: boolean): Promise<void> {
+    this.cdp.on('Network.requestWillBeSent', (e: RequestWillBeSent) => {
+      this.lastActivity = Date.now();
+      if (e.request.url.startsWith('data:') || LONG_LIVED.has(e.type ?? '')) return;
+      this.inflight.add(e.requestId);
+      if (e.type === 'Document' && e.frameId === this.mainFrameId) {
+        this.documentRequests.add(e.requestId);
+        this.documentUrl = e.request.url;
+        this.documentError = undefined;
+        this.documentBytes = 0;
+        this.loaded = false;
+      }
+    });
+    this.cdp.on('Network.responseReceived', (e: ResponseReceived) => {
+      if (!this.documentRequests.has(e.requestId)) return;
+      const headers = Object.fromEntries(
+        Object.entries(e.response.headers).map(([k, v]) => [k.toLowerCase(), v]),
+      );
+      this.document = { url: e.response.url, status: e.response.status, headers };
+    });
+    this.cdp.on('Network.dataReceived', (e: DataReceived) => {
+      this.lastActivity = Date.now();
+      if (!this.documentRequests.has(e.requestId)) return;
+      this.documentBytes += e.dataLength;
+      if (this.documentBytes > this.maxDocumentBytes && !this.tooLarge) {
+        this.tooLarge = true;
+        this.onTooLarge?.();
+        this.cdp.send('Page.stopLoading').catch(() => undefined);
+      }
+    });
+    const done = (e: LoadingDone) => {
+      this.lastActivity = Date.now();
+      this.inflight.delete(e.requestId);
+      if (e.errorText && this.documentRequests.has(e.requestId)) this.documentError = e.errorText;
+    };
+    this.cdp.on('Network.loadingFinished', done);
+    this.cdp.on('Network.loadingFailed', done);
+    this.cdp.on('Page.loadEventFired', () => (this.loaded = true));
+    const { frameTree } = (await this.cdp.send('Page.getFrameTree')) as {
+      frameTree: { frame: { id: string } };
+    };
+    this.mainFrameId = frameTree.frame.id;
+    await this.cdp.send('Page.enable');
+    // The engine's own session keeps response bodies; this one needs none.
+    await this.cdp.send('Network.enable', { maxTotalBufferSize: 1, maxResourceBufferSize: 1 });
+    if (blockResources) await this.cdp.send('Network.setBlockedURLs', { urls: BLOCKED_URL_PATTERNS });
+  }
+
+  /**
+   * Resolves true once the document has loaded and no request has been in flight for `idleMs`,
+   * false at `until` (epoch ms). Polls: the events arrive anyway, and a timer is cheaper than
+   * re-arming on each of them.
+   */
+  async waitForSettled(idleMs: number, until: number): Promise<boolean> {
+    for (;;) {
+      const now = Date.now();
+      if (this.loaded && this.inflight.size === 0 && now - this.lastActivity >= idleMs) return true;
+      if (now >= until) return false;
+      await sleep(Math.min(50, until - now));
+    }
+  }
+
+  /** Stops the script running in the page's main thread, e.g. an endless loop. */
+  async terminateScripts(): Promise<void> {
+    await this.cdp.send('Runtime.terminateExecution').catch(() => undefined);
+  }
+}

@@ -1,0 +1,146 @@
+import { chromium, errors, type Browser, type Page } from 'playwright-core';
+import { MAX_HTML_BYTES } from '@app/queue-contracts';
+import { BrowserPool, type ContextProfile, type PageLease, type PoolLimits } from '../browser-pool';
+import { withDeadline } from '../deadline';
+import type { RefusalLog } from '../refusal-log';
+import { ACCEPT_LANGUAGE, browserProfile, mergeHeaders } from './browser-profile';
+import { BrowserGoneError, renderInTab, type BrowserTab } from './browser-render';
+import { chromiumArgs } from './chromium';
+import type { Capture, EngineRequest, RenderEngine } from './engine';
+import { PageMonitor, type CdpClient } from './page-monitor';
+
+/** What both browser engines are configured with. */
+export interface BrowserEngineSettings {
+  executablePath: string | undefined;
+  /** The egress proxy every request of the browser goes through. */
+  proxyUrl: string | undefined;
+  limits: PoolLimits;
+  idleMs: number;
+  settleMaxMs: number;
+  refusals: RefusalLog;
+}
+
+const LAUNCH_MS = 30_000;
+const SETUP_MS = 10_000;
+
+export const crashCapture = (engine: Capture['engine'], err: unknown): Capture => ({
+  engine,
+  finalUrl: null,
+  status: null,
+  error: {
+    code: 'RENDER_CRASH',
+    message: `the browser went away twice while rendering: ${(err as Error).message}`,
+  },
+});
+
+function tabOf(page: Page, browser: Browser): BrowserTab {
+  let crashed = false;
+  page.on('crash', () => (crashed = true));
+  return {
+    goto: async (url, timeout) => {
+      const response = await page.goto(url, { waitUntil: 'domcontentloaded', timeout });
+      return response && { status: response.status(), url: response.url(), text: () => response.text() };
+    },
+    waitForSelector: async (selector, timeout) => {
+      await page.waitForSelector(selector, { state: 'attached', timeout });
+    },
+    evaluate: (expression) => page.evaluate(expression),
+    content: () => page.content(),
+    screenshot: async (maxHeight) => {
+      const height = await page.evaluate<number>('document.documentElement.scrollHeight');
+      const width = page.viewportSize()?.width ?? 1280;
+      const clip = height > maxHeight ? { x: 0, y: 0, width, height: maxHeight } : undefined;
+      return page.screenshot({ type: 'png', fullPage: true, clip, timeout: 0 });
+    },
+    url: () => page.url(),
+    get crashed() {
+      return crashed;
+    },
+    gone: () => !browser.isConnected(),
+    isTimeout: (err) => err instanceof errors.TimeoutError,
+  };
+}
+
+/** Renders in pooled Playwright browsers (DESIGN.md "Rendering"; the default engine). */
+export class PlaywrightEngine implements RenderEngine {
+  readonly name = 'playwright' as const;
+  private readonly pool: BrowserPool;
+
+  constructor(private readonly settings: BrowserEngineSettings) {
+    this.pool = new BrowserPool(settings.limits, {
+      launch: () =>
+        chromium.launch({
+          executablePath: settings.executablePath,
+          args: chromiumArgs(settings.proxyUrl),
+          timeout: LAUNCH_MS,
+        }),
+      newContext: (browser, { mobile }) => {
+        const profile = browserProfile(mobile, browser.version());
+        return browser.newContext({
+          userAgent: profile.userAgent,
+          viewport: profile.viewport,
+          deviceScaleFactor: profile.deviceScaleFactor,
+          isMobile: profile.isMobile,
+          hasTouch: profile.hasTouch,
+          locale: 'en-US',
+          extraHTTPHeaders: { 'accept-language': ACCEPT_LANGUAGE },
+          // A download is not a page: Chromium cancels it.
+          acceptDownloads: false,
+          // A worker registered by one page could answer the next page's requests from its own cache.
+          serviceWorkers: 'block',
+        });
+      },
+    });
+  }
+
+  stats() {
+    return this.pool.stats();
+  }
+
+  async capture(request: EngineRequest): Promise<Capture> {
+    const mobile = request.options.mobile;
+    const profile: ContextProfile = {
+      key: `${request.isolationKey}\u0000${mobile ? 'mobile' : 'desktop'}`,
+      mobile,
+    };
+    try {
+      return await this.pool.withPage(profile, (lease) => this.render(lease, request));
+    } catch (err) {
+      if (err instanceof BrowserGoneError) return crashCapture(this.name, err);
+      throw err;
+    }
+  }
+
+  close(): Promise<void> {
+    return this.pool.close();
+  }
+
+  private async render(
+    { page, browser, retireContext }: PageLease,
+    request: EngineRequest,
+  ): Promise<Capture> {
+    const { options } = request;
+    const tab = tabOf(page, browser);
+    page.on('dialog', (dialog) => void dialog.dismiss().catch(() => undefined));
+    page.on('popup', (popup) => void popup.close().catch(() => undefined));
+    let monitor: PageMonitor;
+    try {
+      const session = await withDeadline(
+        page.context().newCDPSession(page),
+        SETUP_MS,
+        'opening a CDP session',
+      );
+      const cdp = session as unknown as CdpClient;
+      monitor = new PageMonitor(cdp, MAX_HTML_BYTES);
+      await withDeadline(monitor.start(options.block_resources), SETUP_MS, 'watching the page');
+      // Per page, on top of the context's accept-language; values are the caller's and never logged.
+      if (options.headers) {
+        await page.setExtraHTTPHeaders(mergeHeaders({ 'accept-language': ACCEPT_LANGUAGE }, options.headers));
+      }
+    } catch (err) {
+      if (tab.gone()) throw new BrowserGoneError(err);
+      throw err;
+    }
+    return renderInTab(tab, monitor, request, { ...this.settings, engine: this.name, onHung: retireContext });
+  }
+}

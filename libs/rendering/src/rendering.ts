@@ -1,0 +1,71 @@
+import type { WorkerEnv } from '@app/config';
+import { startEgressProxy, type AddressPolicy, type EgressProxy, type HostResolver } from '@app/net-guard';
+import { resolveChromiumPath } from './engines/chromium';
+import { HttpEngine } from './engines/http.engine';
+import { PlaywrightEngine } from './engines/playwright.engine';
+import { PuppeteerEngine } from './engines/puppeteer.engine';
+import { RefusalLog } from './refusal-log';
+import { RenderService } from './render.service';
+
+export type RenderingEnv = Pick<
+  WorkerEnv,
+  | 'CHROMIUM_PATH'
+  | 'RENDER_CONCURRENCY'
+  | 'BROWSER_POOL_SIZE'
+  | 'CONTEXTS_PER_BROWSER'
+  | 'CONTEXT_MAX_PAGES'
+  | 'BROWSER_MAX_PAGES'
+  | 'RENDER_IDLE_MS'
+  | 'RENDER_SETTLE_MAX_MS'
+>;
+
+export interface RenderingOptions {
+  env: RenderingEnv;
+  policy: AddressPolicy;
+  resolver?: HostResolver;
+}
+
+/** The running parts: the service, its engines, and the egress proxy the browsers go through. */
+export interface Rendering {
+  service: RenderService;
+  engines: { http: HttpEngine; playwright: PlaywrightEngine; puppeteer: PuppeteerEngine };
+  proxy: EgressProxy;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the egress proxy and sets up the engines; browsers launch on the first page that needs
+ * one, so a worker that never renders in a browser never starts Chromium.
+ */
+export async function startRendering({ env, policy, resolver }: RenderingOptions): Promise<Rendering> {
+  const refusals = new RefusalLog();
+  const proxy = await startEgressProxy({ policy, resolver, onRefusal: refusals.record });
+  const browserSettings = {
+    executablePath: resolveChromiumPath(env.CHROMIUM_PATH),
+    proxyUrl: proxy.url,
+    limits: {
+      browsers: env.BROWSER_POOL_SIZE,
+      contextsPerBrowser: env.CONTEXTS_PER_BROWSER,
+      contextMaxPages: env.CONTEXT_MAX_PAGES,
+      browserMaxPages: env.BROWSER_MAX_PAGES,
+      concurrency: env.RENDER_CONCURRENCY,
+    },
+    idleMs: env.RENDER_IDLE_MS,
+    settleMaxMs: env.RENDER_SETTLE_MAX_MS,
+    refusals,
+  };
+  const engines = {
+    http: new HttpEngine({ policy, resolver }),
+    playwright: new PlaywrightEngine(browserSettings),
+    puppeteer: new PuppeteerEngine(browserSettings),
+  };
+  return {
+    service: new RenderService(engines),
+    engines,
+    proxy,
+    close: async () => {
+      await Promise.all(Object.values(engines).map((engine) => engine.close()));
+      await proxy.close();
+    },
+  };
+}
