@@ -1,7 +1,7 @@
 import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
 import { readFileSync } from 'node:fs';
 import https from 'node:https';
-import { rootCertificates } from 'node:tls';
+import { SecureContext, createSecureContext, rootCertificates } from 'node:tls';
 import { SharedEnv } from '@app/config';
 import {
   AddressPolicy,
@@ -76,10 +76,13 @@ function failureText(err: unknown, timeoutMs: number): string {
 
 /**
  * Trust for receivers: Node's default store, plus NODE_EXTRA_CA_CERTS read here, since Node
- * itself reads that file only when a process starts.
+ * itself reads that file only when a process starts. Built once and passed per request: given as
+ * `ca` instead, the agent would rebuild it for every connection and key its pool by all of it.
  */
-function trustedCas(extraCaFile: string | undefined): string[] | undefined {
-  return extraCaFile ? [...rootCertificates, readFileSync(extraCaFile, 'utf8')] : undefined;
+function trustedContext(extraCaFile: string | undefined): SecureContext | undefined {
+  return extraCaFile
+    ? createSecureContext({ ca: [...rootCertificates, readFileSync(extraCaFile, 'utf8')] })
+    : undefined;
 }
 
 /**
@@ -90,16 +93,13 @@ function trustedCas(extraCaFile: string | undefined): string[] | undefined {
 @Injectable()
 export class WebhookSender implements OnModuleDestroy {
   private readonly agents: GuardedAgents;
+  private readonly secureContext: SecureContext | undefined;
   private readonly timeoutMs: number;
 
   constructor(policy: AddressPolicy, @Inject(HOST_RESOLVER) resolver: HostResolver, env: SharedEnv) {
     // Keep-alive: a receiver usually gets many deliveries, and a TLS handshake each costs more than the POST.
-    this.agents = createGuardedAgents({
-      policy,
-      resolver,
-      keepAlive: true,
-      ca: trustedCas(env.NODE_EXTRA_CA_CERTS),
-    });
+    this.agents = createGuardedAgents({ policy, resolver, keepAlive: true });
+    this.secureContext = trustedContext(env.NODE_EXTRA_CA_CERTS);
     this.timeoutMs = env.WEBHOOK_TIMEOUT_MS;
   }
 
@@ -174,6 +174,7 @@ export class WebhookSender implements OnModuleDestroy {
         method: 'POST',
         headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) },
         agent: this.agents.https,
+        ...(this.secureContext ? { secureContext: this.secureContext } : {}),
       });
       let answer: Answer | undefined;
       const chunks: Buffer[] = [];

@@ -3,13 +3,13 @@ import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, In, LessThan, Repository } from 'typeorm';
 import { SharedEnv } from '@app/config';
 import { newId } from '@app/common';
-import { Job, TERMINAL_JOB_STATUSES, WebhookAttempt, WebhookDelivery } from '@app/persistence';
+import { Environment, Job, TERMINAL_JOB_STATUSES, WebhookDelivery } from '@app/persistence';
 import type { DeliverData } from '@app/queue-contracts';
 import { JobProducer } from '@app/queues';
 import { WebhookPayloads } from './webhook-payload';
 import { RetrySchedule } from './schedule';
 import { WebhookSecrets } from './webhook-secrets.service';
-import { WebhookSender } from './sender';
+import { AttemptOutcome, WebhookSender } from './sender';
 
 const MYSQL_DUPLICATE = 'ER_DUP_ENTRY';
 /** The sweep leaves alone what the normal path may still be doing. */
@@ -17,6 +17,24 @@ const SWEEP_GRACE_MS = 30_000;
 const SWEEP_BATCH = 500;
 
 type Scheduled = Pick<WebhookDelivery, 'id' | 'status' | 'attemptCount' | 'nextAttemptAt'>;
+
+/** Which round of tries a delivery is in: a replay starts a new one. */
+interface Round {
+  round_start: number;
+  replays: number;
+}
+
+interface DeliveryRow extends Round {
+  id: string;
+  account_id: string;
+  environment: Environment;
+  job_id: string;
+  url: string;
+  payload: string;
+  secret_enc: string | null;
+  previous_secret_enc: string | null;
+  previous_expires_at: Date | null;
+}
 
 /**
  * The delivery log and its state machine (DESIGN.md "Delivery"). A job that ends with a
@@ -85,54 +103,88 @@ export class WebhookDeliveries {
    * sending and before recording sends again: receivers deduplicate on webhook-id.
    */
   async attempt({ deliveryId, attemptNo }: DeliverData): Promise<void> {
-    const delivery = await this.deliveries.findOneBy({ id: deliveryId });
-    if (!delivery || delivery.status !== 'pending' || delivery.attemptCount !== attemptNo - 1) return;
+    // Plain SQL, in as few round trips as it takes: this path runs once per try, and on this
+    // machine a round trip to MySQL costs more than everything else the try does.
+    const [delivery] = await this.db.query<DeliveryRow[]>(
+      `SELECT d.id, d.account_id, d.environment, d.job_id, d.url, d.payload, d.round_start, d.replays,
+              s.secret_enc, s.previous_secret_enc, s.previous_expires_at
+         FROM webhook_deliveries d
+         LEFT JOIN webhook_secrets s ON s.account_id = d.account_id AND s.environment = d.environment
+        WHERE d.id = ? AND d.status = 'pending' AND d.attempt_count = ?`,
+      [deliveryId, attemptNo - 1],
+    );
+    if (!delivery) return;
+    const owner = { accountId: delivery.account_id, environment: delivery.environment };
+    const sealed = delivery.secret_enc
+      ? {
+          secretEnc: delivery.secret_enc,
+          previousSecretEnc: delivery.previous_secret_enc,
+          previousExpiresAt: delivery.previous_expires_at,
+        }
+      : undefined;
     const outcome = await this.sender.send({
       url: delivery.url,
       msgId: delivery.id,
-      jobId: delivery.jobId,
+      jobId: delivery.job_id,
       body: delivery.payload,
-      secrets: await this.secrets.signing(delivery),
+      secrets: await this.secrets.signing(owner, sealed),
     });
-    const next = await this.db.transaction(async (em) => {
-      // Locked: a replay landing during the try decides which round this try counts in.
-      const row = await em.findOne(WebhookDelivery, {
-        where: { id: deliveryId },
-        select: { id: true, status: true, attemptCount: true, roundStart: true, replays: true },
-        lock: { mode: 'pessimistic_write' },
-      });
-      if (!row || row.status !== 'pending' || row.attemptCount !== attemptNo - 1) return null;
-      const now = new Date();
-      const wait = outcome.verdict === 'retry' ? this.schedule.waitAfter(attemptNo - row.roundStart) : null;
-      const update: Partial<WebhookDelivery> = {
-        attemptCount: attemptNo,
-        status: outcome.verdict === 'delivered' ? 'succeeded' : wait === null ? 'failed' : 'pending',
-        nextAttemptAt: wait === null ? null : new Date(now.getTime() + wait),
-        lastStatusCode: outcome.statusCode,
-        lastError: outcome.error,
-        updatedAt: now,
-        ...(outcome.verdict === 'delivered' ? { deliveredAt: now } : {}),
-      };
-      await em.update(WebhookDelivery, { id: deliveryId }, update);
-      await em.insert(WebhookAttempt, {
-        deliveryId,
-        attemptNo,
-        replay: row.replays > 0,
-        startedAt: outcome.startedAt,
-        requestHeaders: outcome.requestHeaders,
-        statusCode: outcome.statusCode,
-        latencyMs: outcome.latencyMs,
-        error: outcome.error,
-        responseExcerpt: outcome.responseExcerpt,
-      });
-      return { ...row, ...update };
-    });
+    const next = await this.record(delivery, attemptNo, outcome);
     if (!next) return;
     this.logger.log(
-      { deliveryId, jobId: delivery.jobId, attemptNo, statusCode: outcome.statusCode, status: next.status },
+      { deliveryId, jobId: delivery.job_id, attemptNo, statusCode: outcome.statusCode, status: next.status },
       'webhook attempt',
     );
     await this.enqueue(next);
+  }
+
+  /** Logs the try and moves the delivery on; null when another run already logged this try. */
+  private record(delivery: Round & { id: string }, attemptNo: number, outcome: AttemptOutcome) {
+    const { id } = delivery;
+    return this.db.transaction(async (em): Promise<Scheduled | null> => {
+      const advance = async (round: Round) => {
+        const now = new Date();
+        const wait =
+          outcome.verdict === 'retry' ? this.schedule.waitAfter(attemptNo - round.round_start) : null;
+        const next: Scheduled = {
+          id,
+          attemptCount: attemptNo,
+          status: outcome.verdict === 'delivered' ? 'succeeded' : wait === null ? 'failed' : 'pending',
+          nextAttemptAt: wait === null ? null : new Date(now.getTime() + wait),
+        };
+        const res = await em.query<{ affectedRows: number }>(
+          `UPDATE webhook_deliveries SET attempt_count = ?, status = ?, next_attempt_at = ?, last_status_code = ?,
+                  last_error = ?, updated_at = ?, delivered_at = IF(? = 'succeeded', ?, delivered_at)
+            WHERE id = ? AND status = 'pending' AND attempt_count = ? AND round_start = ? AND replays = ?`,
+          [
+            ...[attemptNo, next.status, next.nextAttemptAt, outcome.statusCode, outcome.error, now],
+            ...[next.status, now, id, attemptNo - 1, round.round_start, round.replays],
+          ],
+        );
+        return res.affectedRows === 1 ? next : null;
+      };
+      let round: Round | undefined = delivery;
+      let next = await advance(round);
+      if (!next) {
+        // A replay restarted the round during the try (or another run logged it): read it locked, once.
+        [round] = await em.query<Round[]>(
+          `SELECT round_start, replays FROM webhook_deliveries
+            WHERE id = ? AND status = 'pending' AND attempt_count = ? FOR UPDATE`,
+          [id, attemptNo - 1],
+        );
+        next = round ? await advance(round) : null;
+      }
+      if (!next || !round) return null;
+      await em.query(
+        `INSERT INTO webhook_attempts (delivery_id, attempt_no, replay, started_at, request_headers, status_code,
+                latency_ms, error, response_excerpt) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        [
+          ...[id, attemptNo, round.replays > 0, outcome.startedAt, JSON.stringify(outcome.requestHeaders)],
+          ...[outcome.statusCode, outcome.latencyMs, outcome.error, outcome.responseExcerpt],
+        ],
+      );
+      return next;
+    });
   }
 
   /**

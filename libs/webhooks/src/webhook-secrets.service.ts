@@ -14,6 +14,9 @@ export interface SecretOwner {
   environment: Environment;
 }
 
+/** A secret row's sealed values, as stored. */
+export type SealedSecrets = Pick<WebhookSecret, 'secretEnc' | 'previousSecretEnc' | 'previousExpiresAt'>;
+
 export interface RevealedSecret {
   secret: string;
   createdAt: Date;
@@ -57,12 +60,16 @@ export class WebhookSecrets {
     return this.toRevealed(owner, row);
   }
 
-  /** The secrets that sign a delivery now: the current one, then the previous one during its overlap. */
-  async signing(owner: SecretOwner): Promise<string[]> {
-    const row = await this.ensure(owner);
+  /**
+   * The secrets that sign a delivery now: the current one, then the previous one during its
+   * overlap. `sealed` is the owner's row when the caller has already read it.
+   */
+  async signing(owner: SecretOwner, sealed?: SealedSecrets): Promise<string[]> {
+    const row = sealed ?? (await this.ensure(owner));
     const signing = [this.box.open(row.secretEnc, context(owner))];
-    if (row.previousSecretEnc && overlapping(row))
+    if (row.previousSecretEnc && overlapping(row)) {
       signing.push(this.box.open(row.previousSecretEnc, context(owner)));
+    }
     return signing;
   }
 
@@ -99,5 +106,5 @@ const scope = ({ accountId, environment }: SecretOwner): SecretOwner => ({ accou
 /** Binds a sealed secret to its row, so a copy in another account's row does not open. */
 const context = (owner: SecretOwner) => `webhook-secret:${owner.accountId}:${owner.environment}`;
 
-const overlapping = (row: WebhookSecret) =>
+const overlapping = (row: SealedSecrets) =>
   row.previousExpiresAt !== null && row.previousExpiresAt.getTime() > Date.now();
