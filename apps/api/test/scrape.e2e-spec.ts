@@ -1,17 +1,7 @@
 import { startFixtureSite, FixtureSite } from '../../../test/fixtures/site/fixture-site';
 import { ApiHarness, TestAccount, createAccount, startApi } from '../../../test/support/api-harness';
 import { WorkerHarness, startWorker } from '../../../test/support/worker-harness';
-
-/** Polls GET /v1/jobs/{id} until the job leaves queued/running. */
-async function waitForJob(api: ApiHarness, key: string, id: string, timeoutMs = 30000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const res = await api.http().get(`/v1/jobs/${id}`).set('Authorization', `Bearer ${key}`).expect(200);
-    if (!['queued', 'running'].includes(res.body.status)) return res.body;
-    if (Date.now() > deadline) throw new Error(`job ${id} still ${res.body.status}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+import { waitForJob } from '../../../test/support/jobs';
 
 describe('scrape endpoints through the render queue', () => {
   let site: FixtureSite;

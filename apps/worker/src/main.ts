@@ -8,7 +8,10 @@ import { WorkerModule } from './worker.module';
 async function main(): Promise<void> {
   const env = loadWorkerEnv();
   // A Nest HTTP app only for /healthz, /readyz (and later /metrics); the work comes from Bull queues.
-  const app = await NestFactory.create(WorkerModule.register(env), { bufferLogs: true, abortOnError: false });
+  const app = await NestFactory.create(WorkerModule.register({ env }), {
+    bufferLogs: true,
+    abortOnError: false,
+  });
   app.useLogger(app.get(Logger));
   app.enableShutdownHooks();
   await app.listen(env.WORKER_PORT, '0.0.0.0');

@@ -1,0 +1,97 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import Redis from 'ioredis';
+import { DataSource } from 'typeorm';
+import { REDIS, RedisKeys } from '@app/persistence';
+import { JobProducer } from '@app/queues';
+import { JobProgress } from '../render/job-progress.service';
+import { PAGES_PER_JOB, windowFor } from '../render/page-window';
+import { every } from './periodic';
+
+const CHECK_EVERY_MS = 5_000;
+/** A job still `queued` this long after creation lost its queue entry (or never got one). */
+const QUEUED_GRACE_MS = 60_000;
+
+interface OpenJob {
+  id: string;
+  account_id: string;
+  status: 'queued' | 'running';
+  chunks: number;
+}
+
+/**
+ * MySQL is the record; Redis may lose everything at any time (DESIGN.md "Shape"). A marker key tells
+ * when it did: then every job not yet ended gets its queue entries back from its page rows. Jobs
+ * that stay `queued` past a grace period are re-queued too. Queue entries have fixed ids, so one
+ * that still exists is not doubled.
+ */
+@Injectable()
+export class Reconciler implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(Reconciler.name);
+  private loop?: { stop: () => Promise<void> };
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    @Inject(REDIS) private readonly redis: Redis,
+    private readonly keys: RedisKeys,
+    private readonly producer: JobProducer,
+    private readonly progress: JobProgress,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.loop = every(CHECK_EVERY_MS, this.logger, async () => void (await this.check()));
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.loop?.stop();
+  }
+
+  /** One pass: everything open if Redis lost its data, else only jobs stuck in `queued`. */
+  async check(): Promise<number> {
+    const marker = this.keys.key('reconciler', 'epoch');
+    const redisWasReset = (await this.redis.set(marker, new Date().toISOString(), 'NX')) === 'OK';
+    const jobs = await this.db.query<OpenJob[]>(
+      `SELECT j.id, j.account_id, j.status,
+              (SELECT COUNT(*) FROM job_url_chunks c WHERE c.job_id = j.id) AS chunks
+         FROM jobs j
+        WHERE j.status = 'running' AND ?
+           OR j.status = 'queued' AND (? OR j.created_at < NOW(3) - INTERVAL ? SECOND)`,
+      [redisWasReset, redisWasReset, QUEUED_GRACE_MS / 1000],
+    );
+    for (const job of jobs) await this.requeue(job);
+    if (jobs.length) this.logger.log({ jobs: jobs.length, redisWasReset }, 're-queued open jobs from MySQL');
+    return jobs.length;
+  }
+
+  private async requeue(job: OpenJob): Promise<void> {
+    if (Number(job.chunks) > 0) {
+      await this.producer.add('expand', { jobId: job.id }, { jobId: `${job.id}:expand` });
+      return;
+    }
+    const window = windowFor(await this.progress.maxConcurrentPages(job.account_id));
+    const starts = await this.db.query<{ start: number }[]>(
+      `SELECT DISTINCT idx - MOD(idx, ?) AS start FROM job_pages
+        WHERE job_id = ? AND status IN ('pending', 'running') ORDER BY start LIMIT ?`,
+      [PAGES_PER_JOB, job.id, window],
+    );
+    if (!starts.length) {
+      await this.progress.markRunning(job.id);
+      await this.progress.completeIfDone(job.id);
+      return;
+    }
+    const [{ total }] = await this.db.query<{ total: number }[]>('SELECT total FROM jobs WHERE id = ?', [
+      job.id,
+    ]);
+    await this.producer.addMany(
+      'pages',
+      starts.map(({ start }) => ({
+        data: {
+          jobId: job.id,
+          fromIdx: Number(start),
+          toIdx: Math.min(total, Number(start) + PAGES_PER_JOB),
+        },
+        options: { jobId: `${job.id}:${start}` },
+      })),
+    );
+  }
+}

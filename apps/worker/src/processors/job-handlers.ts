@@ -1,0 +1,11 @@
+import type { JobData, JobNamesOf, JobResult, QueueName } from '@app/queue-contracts';
+
+/** One handler per job name of a queue: the compiler refuses a processor that forgets one. */
+export type JobHandlers<Q extends QueueName> = {
+  [N in JobNamesOf<Q>]: (data: JobData<N>) => Promise<JobResult<N>>;
+};
+
+export interface QueueProcessor<Q extends QueueName> {
+  readonly queue: Q;
+  readonly handlers: JobHandlers<Q>;
+}

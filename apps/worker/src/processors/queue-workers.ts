@@ -1,0 +1,49 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import type { Job } from 'bull';
+import { WorkerEnv } from '@app/config';
+import { JobProducer } from '@app/queues';
+import { JobName, QUEUE_OF, QueueName } from '@app/queue-contracts';
+import type { QueueProcessor } from './job-handlers';
+
+export const QUEUE_PROCESSORS = Symbol('QUEUE_PROCESSORS');
+
+/**
+ * Consumes the queues named in WORKER_QUEUES. Start-up fails if a job name of a consumed queue has
+ * no handler, so a deploy can never silently leave jobs unprocessed.
+ */
+@Injectable()
+export class QueueWorkers implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(QueueWorkers.name);
+
+  constructor(
+    private readonly env: WorkerEnv,
+    private readonly producer: JobProducer,
+    @Inject(QUEUE_PROCESSORS) private readonly processors: QueueProcessor<QueueName>[],
+  ) {}
+
+  onApplicationBootstrap(): void {
+    const consumed = this.env.WORKER_QUEUES as QueueName[];
+    const handled = new Map<string, (data: unknown) => Promise<unknown>>();
+    for (const p of this.processors) {
+      for (const [name, handler] of Object.entries(p.handlers)) handled.set(name, handler as never);
+    }
+    const missing = (Object.keys(QUEUE_OF) as JobName[]).filter(
+      (name) => consumed.includes(QUEUE_OF[name]) && !handled.has(name),
+    );
+    if (missing.length) throw new Error(`no processor for job name(s): ${missing.join(', ')}`);
+    for (const queue of consumed) {
+      // '*' takes every name of the queue under one concurrency limit.
+      void this.producer.queue(queue).process('*', this.env.RENDER_CONCURRENCY, (job: Job) => {
+        const handler = handled.get(job.name);
+        if (!handler) throw new Error(`no processor for job name ${job.name}`);
+        return handler(job.data);
+      });
+      this.logger.log(`consuming ${queue} with concurrency ${this.env.RENDER_CONCURRENCY}`);
+    }
+  }
+
+  /** Lets active jobs finish before the process exits (Bull hands back what it never started). */
+  async onApplicationShutdown(): Promise<void> {
+    await Promise.all((this.env.WORKER_QUEUES as QueueName[]).map((q) => this.producer.queue(q).close()));
+  }
+}

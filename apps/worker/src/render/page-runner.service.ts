@@ -1,0 +1,126 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Between, In, Repository } from 'typeorm';
+import { WorkerEnv } from '@app/config';
+import { Job, JobPage, TERMINAL_JOB_STATUSES } from '@app/persistence';
+import { JobProducer } from '@app/queues';
+import type { PagesData, PageResult, ScrapeOptions } from '@app/queue-contracts';
+import { RenderService } from '@app/rendering';
+import { InFlightLimits } from './in-flight-limits';
+import { JobProgress } from './job-progress.service';
+import { PAGES_PER_JOB, chunkStart, windowFor } from './page-window';
+
+/** Attempts of one page inside a chunk before it fails as RENDER_CRASH (crashes are retried). */
+const PAGE_ATTEMPTS = 3;
+/** How soon a chunk that found its account or host at the limit tries again. */
+const LIMITED_RETRY_MS = 250;
+const LEASE_MARGIN_MS = 30_000;
+
+/**
+ * Renders a job's pages [fromIdx, toIdx) one at a time and records each outcome. Between pages it
+ * gives way: to a waiting sync scrape (by handing the rest of the chunk back to the queue), and to
+ * the account's and the host's in-flight limits. A finished chunk queues the chunk a window ahead,
+ * so a huge batch keeps only a few jobs in Redis and other accounts' work interleaves with it.
+ */
+@Injectable()
+export class PageRunner {
+  private readonly logger = new Logger(PageRunner.name);
+
+  constructor(
+    @InjectRepository(Job) private readonly jobs: Repository<Job>,
+    @InjectRepository(JobPage) private readonly pages: Repository<JobPage>,
+    private readonly progress: JobProgress,
+    private readonly renderer: RenderService,
+    private readonly limits: InFlightLimits,
+    private readonly producer: JobProducer,
+    private readonly env: WorkerEnv,
+  ) {}
+
+  async run({ jobId, fromIdx, toIdx }: PagesData): Promise<void> {
+    const job = await this.jobs.findOneBy({ id: jobId });
+    if (!job || TERMINAL_JOB_STATUSES.includes(job.status)) return;
+    await this.progress.markRunning(jobId);
+    const maxInFlight = await this.progress.maxConcurrentPages(job.accountId);
+    const todo = await this.pages.find({
+      where: { jobId, idx: Between(fromIdx, toIdx - 1), status: In(['pending', 'running']) },
+      select: { idx: true, url: true },
+      order: { idx: 'ASC' },
+    });
+    for (const [n, page] of todo.entries()) {
+      if (await this.progress.cancelled(jobId)) return;
+      if (n > 0 && (await this.syncScrapeWaiting())) return this.handBack(jobId, page.idx, toIdx, 0);
+      const lease = await this.limits.acquire(
+        [
+          { key: `account:${job.accountId}`, limit: maxInFlight },
+          { key: `host:${new URL(page.url).host}`, limit: this.env.HOST_CONCURRENCY },
+        ],
+        (job.options as ScrapeOptions).timeout + LEASE_MARGIN_MS,
+      );
+      if (!lease) return this.handBack(jobId, page.idx, toIdx, LIMITED_RETRY_MS);
+      try {
+        await this.progress.markPageRunning(jobId, page.idx);
+        const result = await this.render(job, page.idx, page.url);
+        await this.progress.finishPage(job, result);
+      } finally {
+        await lease.release();
+      }
+    }
+    await this.progress.completeIfDone(jobId);
+    await this.queueNextChunk(jobId, fromIdx, job.total, maxInFlight);
+  }
+
+  /** The rest of this chunk goes back to the queue (behind any sync scrape, or after a short wait). */
+  private async handBack(jobId: string, fromIdx: number, toIdx: number, delay: number): Promise<void> {
+    await this.producer.add(
+      'pages',
+      { jobId, fromIdx, toIdx },
+      { delay, jobId: `${jobId}:${fromIdx}:${Date.now()}` },
+    );
+  }
+
+  private async queueNextChunk(
+    jobId: string,
+    fromIdx: number,
+    total: number,
+    maxInFlight: number,
+  ): Promise<void> {
+    const next = chunkStart(fromIdx) + windowFor(maxInFlight) * PAGES_PER_JOB;
+    if (next >= total) return;
+    const data = { jobId, fromIdx: next, toIdx: Math.min(total, next + PAGES_PER_JOB) };
+    await this.producer.add('pages', data, { jobId: `${jobId}:${next}` });
+  }
+
+  /** Bull keeps the wait list in priority order, so a sync scrape waiting is at its head. */
+  private async syncScrapeWaiting(): Promise<boolean> {
+    const [head] = await this.producer.queue('render').getWaiting(0, 0);
+    return head?.name === 'scrape-sync';
+  }
+
+  /** Page errors come back as results; a thrown error is a crash, retried on a fresh browser. */
+  private async render(job: Job, index: number, url: string): Promise<PageResult> {
+    const options = job.options as ScrapeOptions;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.renderer.render({ url, index, options, isolationKey: job.accountId });
+      } catch (err) {
+        this.logger.warn({ jobId: job.id, index, attempt, err }, 'render crashed');
+        if (attempt >= PAGE_ATTEMPTS) return crashResult(url, index, options, err);
+      }
+    }
+  }
+}
+
+function crashResult(url: string, index: number, options: ScrapeOptions, err: unknown): PageResult {
+  return {
+    index,
+    url,
+    final_url: null,
+    status_code: null,
+    metadata: { title: null, description: null, language: null, canonical_url: null, engine: options.engine },
+    timings: { total_ms: 0, render_ms: 0 },
+    error: {
+      code: 'RENDER_CRASH',
+      message: `the browser crashed ${PAGE_ATTEMPTS} times: ${(err as Error).message}`,
+    },
+  };
+}

@@ -1,0 +1,31 @@
+import type { ApiHarness } from './api-harness';
+
+/** Polls GET /v1/jobs/{id} until the job leaves queued/running. */
+export async function waitForJob(api: ApiHarness, key: string, id: string, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await api.http().get(`/v1/jobs/${id}`).set('Authorization', `Bearer ${key}`);
+    if (res.status !== 200) throw new Error(`GET /v1/jobs/${id}: ${res.status} ${JSON.stringify(res.body)}`);
+    if (!['queued', 'running'].includes(res.body.status)) return res.body;
+    if (Date.now() > deadline)
+      throw new Error(
+        `job ${id} still ${res.body.status} after ${timeoutMs} ms: ${JSON.stringify(res.body).slice(0, 300)}`,
+      );
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** Every page result of a batch or crawl, following `next` with the largest page size. */
+export async function allResults(api: ApiHarness, key: string, id: string) {
+  // Page results, asserted field by field by the tests.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const data: Record<string, any>[] = [];
+  let cursor: string | null = null;
+  do {
+    const q: string = cursor ? `?page_size=1000&cursor=${cursor}` : '?page_size=1000';
+    const res = await api.http().get(`/v1/jobs/${id}${q}`).set('Authorization', `Bearer ${key}`).expect(200);
+    data.push(...res.body.result.data);
+    cursor = res.body.result.next;
+  } while (cursor);
+  return data;
+}
