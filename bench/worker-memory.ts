@@ -1,0 +1,167 @@
+// Memory of a worker-shaped process tree, for the Kubernetes requests and limits (docs/benchmarks.md,
+// "Kubernetes sizing"). Two modes:
+//   --pid P [--seconds S]        samples a running process (a real worker) and its descendants
+//   --origin URL [--concurrency C] [--pages N]
+//                                launches Debian's chromium-headless-shell through playwright-core
+//                                with the worker's flags and renders fixture pages, C at a time,
+//                                each in its own context, sampling this process and its Chromium
+// Run: node -r ts-node/register/transpile-only -r tsconfig-paths/register bench/worker-memory.ts ...
+import { readFileSync, readdirSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { chromium } from 'playwright-core';
+
+const CHROMIUM_FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-dev-shm-usage',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+  '--disable-sync',
+  '--disable-quic',
+];
+const FIXTURE_PATHS = [
+  '/static/article/feature',
+  '/spa/article/feature',
+  '/lazy/intersection',
+  '/history/',
+  '/corpus/',
+  '/subresources/local',
+];
+const SAMPLE_MS = 200;
+
+interface Sample {
+  rssMiB: number;
+  pssMiB: number;
+  /** User + system CPU seconds of the processes alive at the sample. */
+  cpuSeconds: number;
+  processes: number;
+}
+
+/** The pid and its descendants, from the parent pid field of every /proc/<pid>/stat. */
+function processTree(root: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const ppid = Number(readFileSync(`/proc/${name}/stat`, 'utf8').split(') ')[1].split(' ')[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(name)]);
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  const tree = [root];
+  for (let i = 0; i < tree.length; i++) tree.push(...(children.get(tree[i]) ?? []));
+  return tree;
+}
+
+function kib(file: string, field: string): number {
+  const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(file, 'utf8'));
+  return match ? Number(match[1]) : 0;
+}
+
+/**
+ * RSS counts a shared page in every process that maps it, so its sum over Chromium's processes
+ * overstates the footprint; PSS divides shared pages among their users, closer to what the pod's
+ * cgroup is charged. Both are reported.
+ */
+function sample(root: number): Sample {
+  let rss = 0;
+  let pss = 0;
+  let ticks = 0;
+  let processes = 0;
+  for (const pid of processTree(root)) {
+    try {
+      rss += kib(`/proc/${pid}/status`, 'VmRSS');
+      pss += kib(`/proc/${pid}/smaps_rollup`, 'Pss');
+      // utime, stime, cutime and cstime: fields 14 to 17 of stat(5), in USER_HZ (100) ticks.
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      ticks += stat.slice(11, 15).reduce((sum, t) => sum + Number(t), 0);
+      processes++;
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return { rssMiB: rss / 1024, pssMiB: pss / 1024, cpuSeconds: ticks / 100, processes };
+}
+
+function sampleWhile<T>(root: number, work: Promise<T>): Promise<{ result: T; samples: Sample[] }> {
+  const samples: Sample[] = [sample(root)];
+  const timer = setInterval(() => samples.push(sample(root)), SAMPLE_MS);
+  return work.then(
+    (result) => {
+      clearInterval(timer);
+      samples.push(sample(root));
+      return { result, samples };
+    },
+    (err: unknown) => {
+      clearInterval(timer);
+      throw err;
+    },
+  );
+}
+
+function summary(label: string, samples: Sample[]): string {
+  const peak = (key: 'rssMiB' | 'pssMiB') => Math.max(...samples.map((s) => s[key])).toFixed(0);
+  const first = samples[0];
+  const last = samples[samples.length - 1];
+  const cpu = (last.cpuSeconds - first.cpuSeconds).toFixed(1);
+  return `${label}: peak RSS ${peak('rssMiB')} MiB, peak PSS ${peak('pssMiB')} MiB, last RSS ${last.rssMiB.toFixed(0)} MiB, CPU ${cpu} s, processes up to ${Math.max(...samples.map((s) => s.processes))}`;
+}
+
+async function measurePid(pid: number, seconds: number): Promise<void> {
+  const { samples } = await sampleWhile(pid, new Promise((r) => setTimeout(r, seconds * 1000)));
+  console.log(summary(`pid ${pid} over ${seconds} s`, samples));
+}
+
+async function measureChromium(origin: string, concurrency: number, pages: number): Promise<void> {
+  const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium-headless-shell';
+  // Anything but loopback goes to a dead proxy on loopback: nothing leaves this machine.
+  const browser = await chromium.launch({
+    executablePath,
+    args: [...CHROMIUM_FLAGS, '--proxy-server=http://127.0.0.1:9'],
+  });
+  try {
+    await new Promise((r) => setTimeout(r, 2000));
+    const idle = await sampleWhile(process.pid, new Promise((r) => setTimeout(r, 3000)));
+    console.log(summary('browser launched, no page', idle.samples));
+    let next = 0;
+    const lane = async () => {
+      while (next < pages) {
+        const path = FIXTURE_PATHS[next++ % FIXTURE_PATHS.length];
+        const context = await browser.newContext();
+        const page = await context.newPage();
+        await page.goto(new URL(path, origin).href, { waitUntil: 'networkidle', timeout: 30_000 });
+        await page.content();
+        await context.close();
+      }
+    };
+    const started = Date.now();
+    const busy = await sampleWhile(process.pid, Promise.all(Array.from({ length: concurrency }, lane)));
+    const seconds = (Date.now() - started) / 1000;
+    console.log(summary(`${pages} pages, ${concurrency} at a time, ${seconds.toFixed(1)} s`, busy.samples));
+    const after = await sampleWhile(process.pid, new Promise((r) => setTimeout(r, 3000)));
+    console.log(summary('idle again', after.samples));
+  } finally {
+    await browser.close();
+  }
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      pid: { type: 'string' },
+      seconds: { type: 'string', default: '30' },
+      origin: { type: 'string', default: 'http://127.0.0.1:4555' },
+      concurrency: { type: 'string', default: '2' },
+      pages: { type: 'string', default: '60' },
+    },
+  });
+  if (values.pid) await measurePid(Number(values.pid), Number(values.seconds));
+  else await measureChromium(values.origin, Number(values.concurrency), Number(values.pages));
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
