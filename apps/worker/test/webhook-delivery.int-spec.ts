@@ -215,6 +215,20 @@ describe('webhook delivery (worker, HTTPS receiver)', () => {
       expect(log.attempts[1].status_code).toBe(200);
     });
 
+    it('receivers that hang do not hold up deliveries to others', async () => {
+      const slow = await startHttpsReceiver({ certificate, behaviour: 'hang' });
+      try {
+        for (let i = 0; i < 4; i++) await ended({ webhookUrl: slow.url });
+        await slow.waitForRequests(4);
+        const started = Date.now();
+        await ended();
+        await receiver.waitForRequests(1, TIMEOUT_MS);
+        expect(Date.now() - started).toBeLessThan(TIMEOUT_MS / 2);
+      } finally {
+        await slow.close();
+      }
+    });
+
     it('a redirect is not followed and counts as a failure', async () => {
       receiver.setBehaviour([{ redirect: 302 }, 200]);
       const { deliveryId } = await ended();

@@ -8,4 +8,6 @@ export type JobHandlers<Q extends QueueName> = {
 export interface QueueProcessor<Q extends QueueName> {
   readonly queue: Q;
   readonly handlers: JobHandlers<Q>;
+  /** Jobs of the queue run at once in one worker; RENDER_CONCURRENCY when not set. */
+  readonly concurrency?: number;
 }

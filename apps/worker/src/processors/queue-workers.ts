@@ -32,13 +32,15 @@ export class QueueWorkers implements OnApplicationBootstrap, OnApplicationShutdo
     );
     if (missing.length) throw new Error(`no processor for job name(s): ${missing.join(', ')}`);
     for (const queue of consumed) {
+      const concurrency =
+        this.processors.find((p) => p.queue === queue)?.concurrency ?? this.env.RENDER_CONCURRENCY;
       // '*' takes every name of the queue under one concurrency limit.
-      void this.producer.queue(queue).process('*', this.env.RENDER_CONCURRENCY, (job: Job) => {
+      void this.producer.queue(queue).process('*', concurrency, (job: Job) => {
         const handler = handled.get(job.name);
         if (!handler) throw new Error(`no processor for job name ${job.name}`);
         return handler(job.data);
       });
-      this.logger.log(`consuming ${queue} with concurrency ${this.env.RENDER_CONCURRENCY}`);
+      this.logger.log(`consuming ${queue} with concurrency ${concurrency}`);
     }
   }
 
