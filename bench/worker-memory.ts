@@ -9,17 +9,8 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../test/fixtures/chromium';
 
-const CHROMIUM_FLAGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-dev-shm-usage',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--no-first-run',
-  '--disable-sync',
-  '--disable-quic',
-];
 const FIXTURE_PATHS = [
   '/static/article/feature',
   '/spa/article/feature',
@@ -115,10 +106,9 @@ async function measurePid(pid: number, seconds: number): Promise<void> {
 }
 
 async function measureChromium(origin: string, concurrency: number, pages: number): Promise<void> {
-  const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium-headless-shell';
   // Anything but loopback goes to a dead proxy on loopback: nothing leaves this machine.
   const browser = await chromium.launch({
-    executablePath,
+    executablePath: CHROMIUM_PATH,
     args: [...CHROMIUM_FLAGS, '--proxy-server=http://127.0.0.1:9'],
   });
   try {
