@@ -92,13 +92,14 @@ export function absolutizeUrls(root: ParentNode, base: string): void {
 }
 
 /** Removes scripts, styles, fallbacks, embeds, hidden elements and comments. */
-export function removeNonContent(root: ParentNode): void {
-  for (const element of root.querySelectorAll(NON_CONTENT)) element.remove();
-  for (const element of root.querySelectorAll('[style]')) {
+export function removeNonContent(document: Document): void {
+  for (const element of document.querySelectorAll(NON_CONTENT)) element.remove();
+  for (const element of document.querySelectorAll('[style]')) {
     const style = (element.getAttribute('style') ?? '').replace(/\s+/g, '').toLowerCase();
     if (style.includes('display:none') || style.includes('visibility:hidden')) element.remove();
   }
-  removeComments(root);
+  // From the root element: linkedom gives a doctype no nextSibling, which would end the walk there.
+  removeComments(document.documentElement);
 }
 
 function removeComments(node: Node): void {

@@ -5,6 +5,9 @@
  */
 export interface BrowserProfile {
   userAgent: string;
+  /** The Chrome major version the user agent claims. */
+  major: string;
+  platform: 'Linux' | 'Android';
   viewport: { width: number; height: number };
   deviceScaleFactor: number;
   isMobile: boolean;
@@ -13,12 +16,20 @@ export interface BrowserProfile {
 
 export const ACCEPT_LANGUAGE = 'en-US,en;q=0.9';
 
-/** `version` is the browser's full version (e.g. 156.0.8078.79); only the major is shown, as Chrome does. */
-export function browserProfile(mobile: boolean, version = '156.0.0.0'): BrowserProfile {
-  const major = version.split('.')[0];
+/** The http engine has no browser to ask, so it claims the Chromium the worker ships with. */
+const DEBIAN_CHROMIUM = '156.0.0.0';
+
+/**
+ * `version` is what the browser reports (156.0.8078.79, or HeadlessChrome/156.0.8078.79 from
+ * Puppeteer); only the major version is shown, as Chrome itself does.
+ */
+export function browserProfile(mobile: boolean, version = DEBIAN_CHROMIUM): BrowserProfile {
+  const major = /(\d+)\.\d+/.exec(version)?.[1] ?? DEBIAN_CHROMIUM.split('.')[0];
   return mobile
     ? {
         userAgent: `Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${major}.0.0.0 Mobile Safari/537.36`,
+        major,
+        platform: 'Android',
         viewport: { width: 412, height: 915 },
         deviceScaleFactor: 2,
         isMobile: true,
@@ -26,11 +37,36 @@ export function browserProfile(mobile: boolean, version = '156.0.0.0'): BrowserP
       }
     : {
         userAgent: `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${major}.0.0.0 Safari/537.36`,
+        major,
+        platform: 'Linux',
         viewport: { width: 1280, height: 800 },
         deviceScaleFactor: 1,
         isMobile: false,
         hasTouch: false,
       };
+}
+
+/**
+ * Parameters of CDP Emulation.setUserAgentOverride: the user agent, and client hints to match, since
+ * headless Chromium's own Sec-CH-UA names "HeadlessChrome" whatever the user agent says.
+ */
+export function userAgentOverride(profile: BrowserProfile) {
+  return {
+    userAgent: profile.userAgent,
+    acceptLanguage: ACCEPT_LANGUAGE,
+    platform: profile.platform,
+    userAgentMetadata: {
+      brands: [
+        { brand: 'Chromium', version: profile.major },
+        { brand: 'Not:A-Brand', version: '8' },
+      ],
+      platform: profile.platform,
+      platformVersion: '',
+      architecture: profile.isMobile ? '' : 'x86',
+      model: '',
+      mobile: profile.isMobile,
+    },
+  };
 }
 
 /** Header names in lower case, so that the caller's `custom` headers replace defaults of any spelling. */

@@ -97,16 +97,13 @@ export class PageMonitor {
         Object.entries(e.response.headers).map(([k, v]) => [k.toLowerCase(), v]),
       );
       this.document = { url: e.response.url, status: e.response.status, headers };
+      if (Number(headers['content-length']) > this.maxDocumentBytes) this.stop();
     });
     this.cdp.on('Network.dataReceived', (e: DataReceived) => {
       this.lastActivity = Date.now();
       if (!this.documentRequests.has(e.requestId)) return;
       this.documentBytes += e.dataLength;
-      if (this.documentBytes > this.maxDocumentBytes && !this.tooLarge) {
-        this.tooLarge = true;
-        this.onTooLarge?.();
-        this.cdp.send('Page.stopLoading').catch(() => undefined);
-      }
+      if (this.documentBytes > this.maxDocumentBytes) this.stop();
     });
     const done = (e: LoadingDone) => {
       this.lastActivity = Date.now();
@@ -138,6 +135,18 @@ export class PageMonitor {
       if (now >= until) return false;
       await sleep(Math.min(50, until - now));
     }
+  }
+
+  /**
+   * The document is past the HTML cap: stop loading it. Bytes are counted only as fast as the
+   * renderer parses (Chromium's data pipe applies back-pressure), so a document sent without a
+   * content-length is caught after parsing about 10 MB, which takes seconds.
+   */
+  private stop(): void {
+    if (this.tooLarge) return;
+    this.tooLarge = true;
+    this.onTooLarge?.();
+    this.cdp.send('Page.stopLoading').catch(() => undefined);
   }
 
   /** Stops the script running in the page's main thread, e.g. an endless loop. */

@@ -3,7 +3,7 @@ import { MAX_HTML_BYTES } from '@app/queue-contracts';
 import { BrowserPool, type ContextProfile, type PageLease, type PoolLimits } from '../browser-pool';
 import { withDeadline } from '../deadline';
 import type { RefusalLog } from '../refusal-log';
-import { ACCEPT_LANGUAGE, browserProfile, mergeHeaders } from './browser-profile';
+import { browserProfile, userAgentOverride } from './browser-profile';
 import { BrowserGoneError, renderInTab, type BrowserTab } from './browser-render';
 import { chromiumArgs } from './chromium';
 import type { Capture, EngineRequest, RenderEngine } from './engine';
@@ -75,15 +75,13 @@ export class PlaywrightEngine implements RenderEngine {
           timeout: LAUNCH_MS,
         }),
       newContext: (browser, { mobile }) => {
-        const profile = browserProfile(mobile, browser.version());
+        // The user agent and client hints are set per page (userAgentOverride), for both engines alike.
+        const profile = browserProfile(mobile);
         return browser.newContext({
-          userAgent: profile.userAgent,
           viewport: profile.viewport,
           deviceScaleFactor: profile.deviceScaleFactor,
           isMobile: profile.isMobile,
           hasTouch: profile.hasTouch,
-          locale: 'en-US',
-          extraHTTPHeaders: { 'accept-language': ACCEPT_LANGUAGE },
           // A download is not a page: Chromium cancels it.
           acceptDownloads: false,
           // A worker registered by one page could answer the next page's requests from its own cache.
@@ -119,28 +117,29 @@ export class PlaywrightEngine implements RenderEngine {
     { page, browser, retireContext }: PageLease,
     request: EngineRequest,
   ): Promise<Capture> {
-    const { options } = request;
     const tab = tabOf(page, browser);
     page.on('dialog', (dialog) => void dialog.dismiss().catch(() => undefined));
     page.on('popup', (popup) => void popup.close().catch(() => undefined));
     let monitor: PageMonitor;
     try {
-      const session = await withDeadline(
-        page.context().newCDPSession(page),
-        SETUP_MS,
-        'opening a CDP session',
-      );
-      const cdp = session as unknown as CdpClient;
-      monitor = new PageMonitor(cdp, MAX_HTML_BYTES);
-      await withDeadline(monitor.start(options.block_resources), SETUP_MS, 'watching the page');
-      // Per page, on top of the context's accept-language; values are the caller's and never logged.
-      if (options.headers) {
-        await page.setExtraHTTPHeaders(mergeHeaders({ 'accept-language': ACCEPT_LANGUAGE }, options.headers));
-      }
+      monitor = await withDeadline(this.prepare(page, browser, request), SETUP_MS, 'preparing the page');
     } catch (err) {
       if (tab.gone()) throw new BrowserGoneError(err);
       throw err;
     }
     return renderInTab(tab, monitor, request, { ...this.settings, engine: this.name, onHung: retireContext });
+  }
+
+  private async prepare(page: Page, browser: Browser, { options }: EngineRequest): Promise<PageMonitor> {
+    const cdp = (await page.context().newCDPSession(page)) as unknown as CdpClient;
+    const monitor = new PageMonitor(cdp, MAX_HTML_BYTES);
+    await monitor.start(options.block_resources);
+    await cdp.send(
+      'Emulation.setUserAgentOverride',
+      userAgentOverride(browserProfile(options.mobile, browser.version())),
+    );
+    // The caller's headers are secrets: set on the page, never logged.
+    if (options.headers) await page.setExtraHTTPHeaders(options.headers);
+    return monitor;
   }
 }

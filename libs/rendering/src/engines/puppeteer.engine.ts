@@ -2,7 +2,7 @@ import puppeteer, { TimeoutError, type Page } from 'puppeteer-core';
 import { Cluster } from 'puppeteer-cluster';
 import { MAX_HTML_BYTES, MAX_TIMEOUT_MS } from '@app/queue-contracts';
 import { withDeadline } from '../deadline';
-import { ACCEPT_LANGUAGE, browserProfile, mergeHeaders } from './browser-profile';
+import { browserProfile, userAgentOverride } from './browser-profile';
 import { BrowserGoneError, renderInTab, type BrowserTab } from './browser-render';
 import { chromiumArgs } from './chromium';
 import type { Capture, EngineRequest, RenderEngine } from './engine';
@@ -62,6 +62,15 @@ export class PuppeteerEngine implements RenderEngine {
       try {
         return (await cluster.execute(({ page }: { page: Page }) => this.render(page, request))) as Capture;
       } catch (err) {
+        // The cluster fails the page with this when its renderer crashed.
+        if ((err as Error)?.message === 'Page crashed!') {
+          return {
+            engine: this.name,
+            finalUrl: null,
+            status: null,
+            error: { code: 'RENDER_CRASH', message: 'the page crashed the renderer' },
+          };
+        }
         // The cluster relaunches a browser that went away once its pages are closed.
         if (!(err instanceof BrowserGoneError)) throw err;
         if (attempt > 1) return crashCapture(this.name, err);
@@ -114,22 +123,12 @@ export class PuppeteerEngine implements RenderEngine {
   }
 
   private async render(page: Page, request: EngineRequest): Promise<Capture> {
-    const { options } = request;
     const tab = tabOf(page);
     page.on('dialog', (dialog) => void dialog.dismiss().catch(() => undefined));
     page.on('popup', (popup) => void popup?.close().catch(() => undefined));
     let monitor: PageMonitor;
     try {
-      await withDeadline(this.prepare(page, request), SETUP_MS, 'preparing the page');
-      const cdp = (await withDeadline(
-        page.createCDPSession(),
-        SETUP_MS,
-        'opening a CDP session',
-      )) as unknown as CdpClient;
-      monitor = new PageMonitor(cdp, MAX_HTML_BYTES);
-      await withDeadline(monitor.start(options.block_resources), SETUP_MS, 'watching the page');
-      // A download is not a page: refuse it (Playwright's acceptDownloads: false).
-      await cdp.send('Page.setDownloadBehavior', { behavior: 'deny' });
+      monitor = await withDeadline(this.prepare(page, request), SETUP_MS, 'preparing the page');
     } catch (err) {
       if (tab.gone()) throw new BrowserGoneError(err);
       throw err;
@@ -142,15 +141,22 @@ export class PuppeteerEngine implements RenderEngine {
     });
   }
 
-  private async prepare(page: Page, { options }: EngineRequest): Promise<void> {
+  private async prepare(page: Page, { options }: EngineRequest): Promise<PageMonitor> {
+    const cdp = (await page.createCDPSession()) as unknown as CdpClient;
+    const monitor = new PageMonitor(cdp, MAX_HTML_BYTES);
+    await monitor.start(options.block_resources);
     const profile = browserProfile(options.mobile, await page.browser().version());
-    await page.setUserAgent({ userAgent: profile.userAgent });
     await page.setViewport({
       ...profile.viewport,
       deviceScaleFactor: profile.deviceScaleFactor,
       isMobile: profile.isMobile,
       hasTouch: profile.hasTouch,
     });
-    await page.setExtraHTTPHeaders(mergeHeaders({ 'accept-language': ACCEPT_LANGUAGE }, options.headers));
+    await cdp.send('Emulation.setUserAgentOverride', userAgentOverride(profile));
+    // The caller's headers are secrets: set on the page, never logged.
+    if (options.headers) await page.setExtraHTTPHeaders(options.headers);
+    // A download is not a page: refuse it (Playwright's acceptDownloads: false).
+    await cdp.send('Page.setDownloadBehavior', { behavior: 'deny' });
+    return monitor;
   }
 }

@@ -1,0 +1,156 @@
+import type { OutputFormat } from '@app/queue-contracts';
+import { buildContent, type ContentOptions } from './page-content';
+
+const URL = 'https://news.test/section/story.html';
+
+const ARTICLE = Array.from(
+  { length: 6 },
+  (_, i) =>
+    `<p>Paragraph ${i} of the story, long enough to count as article text for the extraction, with a few more words in it.</p>`,
+).join('');
+
+const PAGE = `<!doctype html>
+<html lang="de">
+<head>
+  <title>Story   title</title>
+  <meta name="description" content="What the story is about">
+  <link rel="canonical" href="/canonical/story">
+  <script>var leakScript = 1;</script>
+  <style>.leakStyle {}</style>
+</head>
+<body>
+  <nav><a href="/">Home</a> <a href="/section/">Section</a> <a href="javascript:void(0)">Menu</a></nav>
+  <main>
+    <article>
+      <h1>Story title</h1>
+      ${ARTICLE}
+      <p>See <a href="other.html#part">the other story</a>, <a href="/section/story.html#top">the top</a> and
+      <a href="mailto:desk@news.test">the desk</a>. <img src="../img/photo.jpg" alt="Photo"></p>
+      <table><tr><th>K</th><th>V</th></tr><tr><td>a</td><td>1</td></tr></table>
+      <div hidden>hiddenText</div>
+      <div style="display: none">invisibleText</div>
+      <!-- commentText -->
+    </article>
+  </main>
+  <aside class="ads">asideText</aside>
+  <footer>footerText</footer>
+</body>
+</html>`;
+
+const build = (options: Partial<ContentOptions> & { formats?: OutputFormat[] } = {}, body = PAGE) =>
+  buildContent({
+    body,
+    kind: 'html',
+    url: URL,
+    options: { formats: ['markdown'], only_main_content: true, ...options },
+  });
+
+describe('buildContent', () => {
+  it('reads the metadata, canonical URL resolved', () => {
+    expect(build().metadata).toEqual({
+      title: 'Story title',
+      description: 'What the story is about',
+      language: 'de',
+      canonical_url: 'https://news.test/canonical/story',
+    });
+  });
+
+  it('returns only the formats asked for', () => {
+    expect(Object.keys(build({ formats: ['links'] })).sort()).toEqual(['links', 'metadata']);
+    const all = build({ formats: ['markdown', 'html', 'raw_html', 'text', 'links'] });
+    expect(Object.keys(all)).toEqual(['markdown', 'html', 'raw_html', 'text', 'links', 'metadata']);
+    expect(all.raw_html).toBe(PAGE);
+  });
+
+  it('starts the markdown with the title once, and makes links and images absolute', () => {
+    const { markdown } = build();
+    expect(markdown!.startsWith('# Story title\n\nParagraph 0')).toBe(true);
+    expect(markdown!.match(/# Story title/g)).toHaveLength(1);
+    expect(markdown).toContain('[the other story](https://news.test/section/other.html#part)');
+    expect(markdown).toContain('![Photo](https://news.test/img/photo.jpg)');
+    expect(markdown).toContain('| K | V |');
+  });
+
+  it('keeps scripts, styles, hidden elements, comments and (with only_main_content) boilerplate out', () => {
+    const { markdown, text, html } = build({ formats: ['markdown', 'text', 'html'] });
+    for (const out of [markdown, text, html]) {
+      for (const leak of [
+        'leakScript',
+        'leakStyle',
+        'hiddenText',
+        'invisibleText',
+        'commentText',
+        'asideText',
+        'footerText',
+      ]) {
+        expect(out).not.toContain(leak);
+      }
+    }
+  });
+
+  it('keeps the whole body without only_main_content, still without scripts', () => {
+    const { markdown } = build({ only_main_content: false });
+    expect(markdown!.startsWith('# Story title\n\n[Home](https://news.test/)')).toBe(true);
+    expect(markdown).toContain('footerText');
+    expect(markdown).not.toContain('leakScript');
+    expect(markdown).not.toContain('javascript:');
+  });
+
+  it('lists http(s) links once each, absolute and without fragments', () => {
+    expect(build({ formats: ['links'] }).links).toEqual([
+      'https://news.test/',
+      'https://news.test/section/',
+      'https://news.test/section/other.html',
+      'https://news.test/section/story.html',
+    ]);
+  });
+
+  it('resolves against <base href> when the page has one', () => {
+    const page = PAGE.replace('<head>', '<head><base href="https://cdn.news.test/root/">');
+    expect(build({ formats: ['links'] }, page).links).toContain('https://cdn.news.test/root/other.html');
+  });
+
+  it('keeps only include_tags (overriding only_main_content) and removes exclude_tags', () => {
+    expect(build({ include_tags: ['table', 'aside'] }).markdown).toBe(
+      '# Story title\n\n| K | V |\n| --- | --- |\n| a | 1 |\n\nasideText',
+    );
+    const excluded = build({ exclude_tags: ['table', 'p'] }).markdown!;
+    expect(excluded).not.toContain('Paragraph');
+    expect(excluded).not.toContain('| K |');
+  });
+
+  it('ignores an invalid selector instead of failing the page', () => {
+    expect(build({ exclude_tags: ['div[', 'table'] }).markdown).not.toContain('| K |');
+  });
+
+  it('falls back to <main> when Readability finds no article', () => {
+    const page =
+      '<html><head><title>T</title></head><body><nav>navText</nav><main><p>Short main text.</p></main></body></html>';
+    expect(build({}, page).markdown).toBe('# T\n\nShort main text.');
+  });
+
+  it('gives text a line per block and a blank line between paragraphs', () => {
+    const page =
+      '<html><body><h2>Head</h2><p>One <b>two</b></p><ul><li>a</li><li>b</li></ul><pre>x\n  y</pre></body></html>';
+    expect(build({ formats: ['text'], only_main_content: false }, page).text).toBe(
+      'Head\n\nOne two\n\na\nb\n\nx\n  y',
+    );
+  });
+
+  it('returns text and JSON documents as they are', () => {
+    const text = buildContent({
+      body: 'plain *text*',
+      kind: 'text',
+      url: URL,
+      options: { formats: ['markdown', 'text', 'links'], only_main_content: true },
+    });
+    expect(text).toMatchObject({ markdown: 'plain *text*', text: 'plain *text*', links: [] });
+    const json = buildContent({
+      body: '{"a":"```"}',
+      kind: 'json',
+      url: URL,
+      options: { formats: ['markdown'], only_main_content: true },
+    });
+    expect(json.markdown).toBe('````json\n{"a":"```"}\n````');
+  });
+});
