@@ -4,7 +4,7 @@ import { Test, TestingModule } from '@nestjs/testing';
 import { DataSource } from 'typeorm';
 import { ConfigModule } from '@app/config';
 import { PersistenceModule, RedisModule } from '@app/persistence';
-import { UsageFlusher, UsageModule, UsageRecorder } from '@app/auth';
+import { AuthCache, UsageFlusher, UsageModule, UsageRecorder } from '@app/auth';
 import { ApiHarness, TestAccount, createAccount, startApi } from '../../../test/support/api-harness';
 
 interface Answer {
@@ -143,6 +143,8 @@ describe('limits: per-minute bucket, headers, usage figures', () => {
     await db.query("UPDATE accounts SET plan_id = (SELECT id FROM plans WHERE name = 'pro') WHERE id = ?", [
       account.id,
     ]);
+    // What every write to a plan or an account does before it answers.
+    await api.app.get(AuthCache).invalidate();
     const after = await call(account.liveKey);
     expect(int(after, 'x-ratelimit-limit')).toBe(300);
     expect(after.headers.get('ratelimit-policy')).toBe('"per-minute";q=300;w=60');

@@ -5,6 +5,7 @@ import { SharedEnv } from '@app/config';
 import { NotFoundError, UnauthorizedError, newId } from '@app/common';
 import { ApiKey, Environment } from '@app/persistence';
 import { generateApiKey, hashApiKey, parseApiKey } from './api-keys';
+import { AuthCache } from './auth-cache';
 import type { AuthContext } from './auth-context';
 
 /** What a key looks like after creation: never the key itself. */
@@ -52,6 +53,7 @@ export class ApiKeysService {
   constructor(
     @InjectRepository(ApiKey) private readonly keys: Repository<ApiKey>,
     private readonly env: SharedEnv,
+    private readonly cache: AuthCache,
   ) {}
 
   async issue(
@@ -96,13 +98,15 @@ export class ApiKeysService {
 
   /**
    * Revokes a key; scoped to an account (and environment) when a customer asks, unscoped for an admin.
-   * Revocation is effective on the next request: authenticate() reads the row every time.
+   * Revocation is effective on the next request: the auth cache of every replica is invalidated
+   * before this returns.
    */
   async revoke(keyId: string, scope?: { accountId: string; environment: Environment }): Promise<ApiKeyView> {
     const key = await this.keys.findOneBy({ id: keyId, ...(scope ?? {}) });
     if (!key) throw new NotFoundError('API key not found');
     if (!key.revokedAt) {
       await this.keys.update({ id: key.id, revokedAt: IsNull() }, { revokedAt: new Date() });
+      await this.cache.invalidate();
     }
     return toKeyView(await this.keys.findOneByOrFail({ id: key.id }));
   }
@@ -111,6 +115,11 @@ export class ApiKeysService {
   async authenticate(authorization: string | undefined): Promise<AuthContext> {
     const token = /^Bearer ([^\s]+)$/i.exec(authorization ?? '')?.[1];
     if (!token || !parseApiKey(token)) throw new UnauthorizedError();
+    const keyHash = hashApiKey(token, this.env.KEY_HASH_SECRET);
+    return this.cache.resolve(keyHash, () => this.load(keyHash));
+  }
+
+  private async load(keyHash: string): Promise<AuthContext> {
     const rows: AuthRow[] = await this.keys.query(
       `SELECT k.id AS key_id, k.environment, a.id AS account_id, a.email, p.id AS plan_id, p.name AS plan_name,
               p.rate_per_minute, p.monthly_quota, p.max_concurrent_pages
@@ -118,7 +127,7 @@ export class ApiKeysService {
          JOIN accounts a ON a.id = k.account_id
          JOIN plans p ON p.id = a.plan_id
         WHERE k.key_hash = ? AND k.revoked_at IS NULL AND a.status = 'active'`,
-      [hashApiKey(token, this.env.KEY_HASH_SECRET)],
+      [keyHash],
     );
     const row = rows[0];
     if (!row) throw new UnauthorizedError();

@@ -4,12 +4,14 @@ import { Account, ApiKey, Plan, QuotaMonthly, UsageDaily } from '@app/persistenc
 import { AccountsService } from './accounts.service';
 import { ApiKeyGuard } from './api-key.guard';
 import { ApiKeysService } from './api-keys.service';
+import { AuthCache } from './auth-cache';
 import { QuotaService } from './quota.service';
 import { RateLimitGuard } from './rate-limit.guard';
 import { TokenBucket } from './token-bucket';
 import { UsageService } from './usage.service';
 
 const SERVICES = [
+  AuthCache,
   ApiKeysService,
   AccountsService,
   ApiKeyGuard,

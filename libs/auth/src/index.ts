@@ -1,10 +1,12 @@
 export { AuthModule } from './auth.module';
 export type { AuthContext } from './auth-context';
 export { ApiKeysService, toKeyView } from './api-keys.service';
+export { AuthCache } from './auth-cache';
 export type { ApiKeyView, IssuedApiKey } from './api-keys.service';
 export { AccountsService, toAccountView } from './accounts.service';
 export type { AccountView, CreatedAccount } from './accounts.service';
 export { ApiKeyGuard, SkipApiKey, CurrentAuth } from './api-key.guard';
+export type { AuthedRequest } from './api-key.guard';
 export { generateApiKey, parseApiKey, hashApiKey } from './api-keys';
 export { UsageService, utcPeriod } from './usage.service';
 export type { UsageSummary } from './usage.service';

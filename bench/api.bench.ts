@@ -1,0 +1,144 @@
+// `npm run bench:api`: requests per second of GET /v1/me with and without auth and rate limiting.
+import 'reflect-metadata';
+import { ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import autocannon from 'autocannon';
+import { DataSource } from 'typeorm';
+import { dataSourceOptions } from '@app/persistence';
+import { migrate } from '../scripts/migrate';
+import { testEnvironment } from '../test/support/test-env';
+import { freePort, waitForHttp } from '../test/support/processes';
+
+const CONNECTIONS = 50;
+const WARMUP_SECONDS = 3;
+const ROUND_SECONDS = 10;
+const ROUNDS = 3;
+/** Far above what this machine can send, so the bucket takes a token every call and never refuses. */
+const BENCH_RATE_PER_MINUTE = 10_000_000;
+
+interface Server {
+  name: string;
+  url: string;
+  child: ChildProcess;
+}
+
+function start(name: string, entry: string, env: NodeJS.ProcessEnv, port: number): Server {
+  // Compiled entries beside this file in dist/. Logs at the production level go to /dev/null:
+  // both variants pay the same for them.
+  const child = spawn(process.execPath, [resolve(__dirname, '..', entry)], {
+    env: { ...env, PORT: String(port) },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  return { name, url: `http://127.0.0.1:${port}`, child };
+}
+
+/** CPU seconds (user + system) a process has used, from /proc: what a request costs the API itself. */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  // utime and stime are fields 14 and 15 of stat(5), in clock ticks (USER_HZ, 100 on Linux).
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+async function load(server: Server, key: string, seconds: number): Promise<autocannon.Result> {
+  const result = await autocannon({
+    url: `${server.url}/v1/me`,
+    headers: { authorization: `Bearer ${key}` },
+    connections: CONNECTIONS,
+    duration: seconds,
+  });
+  const bad = result.non2xx + result.errors + result.timeouts;
+  if (bad) throw new Error(`${server.name}: ${bad} of ${result.requests.total} requests did not answer 2xx`);
+  return result;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+async function main(): Promise<void> {
+  const runId = randomBytes(4).toString('hex');
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    ...testEnvironment(runId),
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'info',
+    DATABASE_URL: `mysql://root@127.0.0.1:3306/scraper_bench_${runId}`,
+    REDIS_PREFIX: `scraper_bench_${runId}`,
+  };
+  await migrate(env.DATABASE_URL!);
+  const db = new DataSource(dataSourceOptions(env.DATABASE_URL!, 1));
+  await db.initialize();
+  const servers: Server[] = [];
+  try {
+    const plan = `bench_${runId}`;
+    await db.query(
+      'INSERT INTO plans (name, rate_per_minute, monthly_quota, max_concurrent_pages) VALUES (?, ?, 1000000, 8)',
+      [plan, BENCH_RATE_PER_MINUTE],
+    );
+    const guarded = start('guarded', 'apps/api/src/main.js', env, await freePort());
+    servers.push(guarded);
+    await waitForHttp(`${guarded.url}/healthz`);
+    const created = await fetch(`${guarded.url}/admin/v1/accounts`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${env.ADMIN_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ email: `bench-${runId}@example.test`, plan }),
+    });
+    const { keys } = (await created.json()) as { keys: { environment: string; key: string }[] };
+    const key = keys.find((k) => k.environment === 'production')!.key;
+    const unguarded = start(
+      'unguarded',
+      'bench/unguarded-api.js',
+      { ...env, BENCH_API_KEY: key },
+      await freePort(),
+    );
+    servers.push(unguarded);
+    await waitForHttp(`${unguarded.url}/healthz`);
+
+    const probe = await fetch(`${guarded.url}/v1/me`, { headers: { authorization: `Bearer ${key}` } });
+    const baseline = await fetch(`${unguarded.url}/v1/me`, { headers: { authorization: `Bearer ${key}` } });
+    if (!probe.headers.get('x-ratelimit-limit') || baseline.headers.get('x-ratelimit-limit')) {
+      throw new Error('the guarded server must take tokens and the unguarded one must not');
+    }
+
+    for (const s of servers) await load(s, key, WARMUP_SECONDS);
+    const rates: Record<string, number[]> = { guarded: [], unguarded: [] };
+    const p99: Record<string, number[]> = { guarded: [], unguarded: [] };
+    const cpuPerRequest: Record<string, number[]> = { guarded: [], unguarded: [] };
+    // Alternating rounds, so a neighbour's load on this shared machine hits both variants alike.
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const s of servers) {
+        const cpuBefore = cpuSeconds(s.child.pid!);
+        const r = await load(s, key, ROUND_SECONDS);
+        const cpuUs = ((cpuSeconds(s.child.pid!) - cpuBefore) / r.requests.total) * 1e6;
+        rates[s.name].push(r.requests.average);
+        p99[s.name].push(r.latency.p99);
+        cpuPerRequest[s.name].push(cpuUs);
+        console.log(
+          `round ${round + 1} ${s.name}: ${Math.round(r.requests.average)} req/s, p99 ${r.latency.p99} ms, ` +
+            `API CPU ${Math.round(cpuUs)} µs/request`,
+        );
+      }
+    }
+    const g = median(rates.guarded);
+    const u = median(rates.unguarded);
+    console.log(
+      [
+        `GET /v1/me, ${CONNECTIONS} connections, ${ROUNDS} x ${ROUND_SECONDS} s per variant (median):`,
+        `  auth + bucket:   ${Math.round(g)} req/s, p99 ${median(p99.guarded)} ms, ` +
+          `API CPU ${Math.round(median(cpuPerRequest.guarded))} µs/request`,
+        `  guards off:      ${Math.round(u)} req/s, p99 ${median(p99.unguarded)} ms, ` +
+          `API CPU ${Math.round(median(cpuPerRequest.unguarded))} µs/request`,
+        `  ratio:           ${(g / u).toFixed(2)} (target >= 0.6, and >= 2000 req/s)`,
+      ].join('\n'),
+    );
+  } finally {
+    for (const s of servers) s.child.kill('SIGTERM');
+    await db.query(`DROP DATABASE IF EXISTS \`scraper_bench_${runId}\``);
+    await db.destroy();
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
