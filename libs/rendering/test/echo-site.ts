@@ -14,8 +14,9 @@ const escape = (text: string) =>
   text.replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c]!);
 
 /**
- * The few pages the engine contract needs beyond the fixture site, on 127.0.0.1: one that sets a
- * cookie, one that shows the request's cookie and headers, and one whose screenshot is too large.
+ * The few pages the rendering tests need beyond the fixture site, on 127.0.0.1: one that sets a
+ * cookie, one that shows the request's cookie and headers, one whose scripts spin for ever, and one
+ * whose screenshot is too large.
  */
 export async function startEchoSite(): Promise<EchoSite> {
   const server = createServer((req, res) => {
@@ -37,6 +38,11 @@ export async function startEchoSite(): Promise<EchoSite> {
       return send(
         page('Echo', `<p>cookieHeader [${escape(req.headers.cookie ?? '')}]</p><ul>${lines.join('')}</ul>`),
       );
+    }
+    if (url.pathname === '/spin') {
+      // Unlike the fixture site's one-off loop, this one starts again after being stopped.
+      const script = `addEventListener('load', () => setInterval(() => { for (;;) {} }, 0));`;
+      return send(page('Spinning', `<p>spinPageContent</p><script>${script}</script>`));
     }
     if (url.pathname === '/noise') {
       // Random pixels do not compress: a 1280 x 1700 PNG of them is about 6.5 MB.

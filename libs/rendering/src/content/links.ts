@@ -1,6 +1,7 @@
 /**
  * Every http(s) link of a document whose hrefs are already absolute, in document order, without
- * fragments (they point into a page already listed) and without duplicates.
+ * fragments (they point into a page already listed) and without duplicates. Hash routes
+ * (`#/about`, `#!/about`) stay: in a hash-routed app they are pages of their own.
  */
 export function extractLinks(root: ParentNode): string[] {
   const links = new Set<string>();
@@ -12,7 +13,7 @@ export function extractLinks(root: ParentNode): string[] {
       continue;
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') continue;
-    url.hash = '';
+    if (!/^#!?\//.test(url.hash)) url.hash = '';
     links.add(url.href);
   }
   return [...links];

@@ -68,9 +68,17 @@ const tooLarge = (): PageError => ({
   message: `the document exceeds ${MAX_HTML_BYTES} bytes`,
 });
 
+/** Whether the page's main thread runs a trivial script within PROBE_MS. */
+const answers = (tab: BrowserTab) =>
+  withDeadline(tab.evaluate('1'), PROBE_MS, 'probe').then(
+    () => true,
+    (err) => !(err instanceof DeadlineError),
+  );
+
 /**
  * The page's HTML. A page whose main thread does not answer (an endless script) has its scripts
- * terminated first; if it still does not answer, it is given up as TIMEOUT.
+ * terminated first; if it still does not answer (the script starts again), it is given up as
+ * TIMEOUT, and its context is retired.
  */
 async function snapshot(
   tab: BrowserTab,
@@ -78,17 +86,19 @@ async function snapshot(
   settings: TabSettings,
   ms: number,
 ): Promise<string> {
-  const responsive = await withDeadline(tab.evaluate('1'), PROBE_MS, 'probe').then(
-    () => true,
-    (err) => !(err instanceof DeadlineError),
-  );
-  if (!responsive) await monitor.terminateScripts();
+  const hung = () => {
+    settings.onHung();
+    return new PageFailure('TIMEOUT', "the page's scripts never gave the page back");
+  };
+  if (!(await answers(tab))) {
+    await monitor.terminateScripts();
+    if (!(await answers(tab))) throw hung();
+  }
   try {
     return await withDeadline(tab.content(), ms, 'reading the page');
   } catch (err) {
-    if (!(err instanceof DeadlineError)) throw err;
-    settings.onHung();
-    throw new PageFailure('TIMEOUT', "the page's scripts never gave the page back");
+    if (err instanceof DeadlineError) throw hung();
+    throw err;
   }
 }
 

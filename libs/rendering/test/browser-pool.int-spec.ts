@@ -1,0 +1,84 @@
+import { SCRAPE_DEFAULTS } from '@app/queue-contracts';
+import type { Rendering } from '@app/rendering';
+import { startFixtureSite, type FixtureSite } from '../../../test/fixtures/site/fixture-site';
+import { startEchoSite, type EchoSite } from './echo-site';
+import { startTestRendering } from './test-rendering';
+
+// The Playwright pool with small limits, so that recycling shows within a few pages.
+let site: FixtureSite;
+let echo: EchoSite;
+let rendering: Rendering;
+
+beforeAll(async () => {
+  [site, echo] = await Promise.all([startFixtureSite(), startEchoSite()]);
+  rendering = await startTestRendering({
+    RENDER_CONCURRENCY: 2,
+    BROWSER_POOL_SIZE: 1,
+    CONTEXTS_PER_BROWSER: 2,
+    CONTEXT_MAX_PAGES: 2,
+    BROWSER_MAX_PAGES: 6,
+    RENDER_IDLE_MS: 200,
+  });
+});
+
+afterAll(async () => {
+  await rendering?.close();
+  await Promise.all([site?.close(), echo?.close()]);
+});
+
+const stats = () => rendering.engines.playwright.stats();
+
+function render(path: string, isolationKey: string, timeout = 10_000) {
+  return rendering.service.render({
+    url: path.startsWith('/') ? site.origin + path : path,
+    options: { ...SCRAPE_DEFAULTS, render: 'browser', engine: 'playwright', timeout },
+    isolationKey,
+  });
+}
+
+describe('Playwright browser pool', () => {
+  it('shares a context between pages of one key, replaces it after CONTEXT_MAX_PAGES, never shares across keys', async () => {
+    const before = stats();
+    await render('/static/article/1', 'pool-a');
+    await render('/static/article/2', 'pool-a');
+    expect(stats().contextsCreated - before.contextsCreated).toBe(1);
+    await render('/static/article/3', 'pool-a');
+    expect(stats().contextsCreated - before.contextsCreated).toBe(2);
+    await render('/static/article/4', 'pool-b');
+    expect(stats().contextsCreated - before.contextsCreated).toBe(3);
+    // A third key evicts the idle context used longest ago: never more than CONTEXTS_PER_BROWSER.
+    await render('/static/article/5', 'pool-c');
+    expect(stats().contexts).toBeLessThanOrEqual(2);
+  });
+
+  it('replaces the browser after BROWSER_MAX_PAGES pages', async () => {
+    const before = stats();
+    for (let i = 0; i < 6; i++) await render(`/static/article/${10 + i}`, 'pool-a');
+    expect(stats().browsersLaunched - before.browsersLaunched).toBeGreaterThanOrEqual(1);
+    expect(stats().browsers).toBe(1);
+  });
+
+  it('renders at most RENDER_CONCURRENCY pages at once; the rest wait their turn', async () => {
+    let most = 0;
+    const sampler = setInterval(() => (most = Math.max(most, stats().pagesInFlight)), 10);
+    const started = Date.now();
+    const pages = await Promise.all(
+      ['pool-a', 'pool-b', 'pool-a', 'pool-c'].map((key) => render('/slow?ms=600', key)),
+    );
+    clearInterval(sampler);
+    expect(pages.map((p) => p.error)).toEqual([undefined, undefined, undefined, undefined]);
+    expect(most).toBe(2);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1200);
+    expect(stats().pagesInFlight).toBe(0);
+  });
+
+  it('retires the context of a page whose scripts never yield', async () => {
+    const before = stats();
+    const spinning = await render(`${echo.origin}/spin`, 'pool-d', 5000);
+    expect(spinning.error?.code).toBe('TIMEOUT');
+    const next = await render('/static/article/21', 'pool-d');
+    expect(next.error).toBeUndefined();
+    // Without the retirement the second page would have shared the first one's context.
+    expect(stats().contextsCreated - before.contextsCreated).toBe(2);
+  });
+});
