@@ -13,6 +13,7 @@ import { KeysModule } from './keys/keys.module';
 import { MeModule } from './me/me.module';
 import { JobsModule } from './jobs/jobs.module';
 import { ScrapeModule } from './scrape/scrape.module';
+import { CrawlModule } from './crawl/crawl.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { QueuesModule } from '@app/queues';
 
@@ -41,6 +42,7 @@ export class AppModule {
         QueuesModule,
         JobsModule,
         ScrapeModule,
+        CrawlModule,
         WebhooksModule,
       ],
       providers: [

@@ -4,9 +4,10 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { LoggerModule } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
 import { ConfigModule, WorkerEnv } from '@app/config';
-import { UsageModule } from '@app/auth';
+import { QuotaService, UsageModule } from '@app/auth';
 import { ErrorFilter, httpLoggerOptions } from '@app/common';
-import { Job, JobPage, PersistenceModule, RedisModule } from '@app/persistence';
+import { Job, JobPage, PersistenceModule, QuotaMonthly, RedisModule } from '@app/persistence';
+import { NetGuardModule } from '@app/net-guard';
 import { QueuesModule } from '@app/queues';
 import { RenderingModule } from '@app/rendering';
 import { HealthController } from './health/health.controller';
@@ -22,6 +23,12 @@ import { RetentionSweeper } from './maintenance/retention-sweeper.service';
 import { WebhooksModule } from '@app/webhooks';
 import { WebhookProcessor } from './processors/webhook.processor';
 import { DeliverySweeper } from './delivery/delivery-sweeper.service';
+import { CrawlProcessor } from './processors/crawl.processor';
+import { CrawlRunner } from './crawl/crawl-runner.service';
+import { CrawlFrontier } from './crawl/crawl-frontier';
+import { HostGate } from './crawl/host-gate';
+import { RobotsRules } from './crawl/robots-rules.service';
+import { SitemapReader } from './crawl/sitemap-reader.service';
 
 export interface WorkerModuleOptions {
   env: WorkerEnv;
@@ -33,18 +40,13 @@ export class WorkerModule {
   static register({ env, logDestination }: WorkerModuleOptions): DynamicModule {
     const pinoHttp = httpLoggerOptions(env.LOG_LEVEL);
     const renders = env.WORKER_QUEUES.includes('render');
-    // A pod that does not consume `render` never launches a browser.
-    const renderParts: Provider[] = renders
-      ? [
-          JobProgress,
-          PageRunner,
-          SyncScrape,
-          BatchExpander,
-          InFlightLimits,
-          RenderProcessor,
-          Reconciler,
-          RetentionSweeper,
-        ]
+    const crawls = env.WORKER_QUEUES.includes('crawl');
+    // A pod that consumes neither `render` nor `crawl` never launches a browser.
+    const pageParts: Provider[] =
+      renders || crawls ? [JobProgress, InFlightLimits, QuotaService, Reconciler, RetentionSweeper] : [];
+    const renderParts: Provider[] = renders ? [PageRunner, SyncScrape, BatchExpander, RenderProcessor] : [];
+    const crawlParts: Provider[] = crawls
+      ? [CrawlRunner, CrawlFrontier, HostGate, RobotsRules, SitemapReader, CrawlProcessor]
       : [];
     const delivers = env.WORKER_QUEUES.includes('webhooks');
     const webhookParts: Provider[] = delivers ? [WebhookProcessor, DeliverySweeper] : [];
@@ -56,20 +58,27 @@ export class WorkerModule {
         PersistenceModule.forRoot(),
         RedisModule,
         QueuesModule,
-        TypeOrmModule.forFeature([Job, JobPage]),
+        TypeOrmModule.forFeature([Job, JobPage, QuotaMonthly]),
         UsageModule,
         // Always: a render-only pod still creates the deliveries of the jobs it ends.
         WebhooksModule,
-        ...(renders ? [RenderingModule] : []),
+        ...(renders || crawls ? [RenderingModule] : []),
+        ...(crawls ? [NetGuardModule] : []),
       ],
       controllers: [HealthController],
       providers: [
         { provide: APP_FILTER, useClass: ErrorFilter },
+        ...pageParts,
         ...renderParts,
+        ...crawlParts,
         ...webhookParts,
         {
           provide: QUEUE_PROCESSORS,
-          inject: [...(renders ? [RenderProcessor] : []), ...(delivers ? [WebhookProcessor] : [])],
+          inject: [
+            ...(renders ? [RenderProcessor] : []),
+            ...(crawls ? [CrawlProcessor] : []),
+            ...(delivers ? [WebhookProcessor] : []),
+          ],
           useFactory: (...processors: unknown[]) => processors,
         },
         QueueWorkers,

@@ -147,6 +147,13 @@ export class WorkerEnv extends SharedEnv {
   @IsInt()
   HOST_CONCURRENCY = 8;
 
+  /** Least time between two crawl fetches of one host; a robots.txt Crawl-delay can make it longer. */
+  @Transform(toInt)
+  @Min(0)
+  @Max(60_000)
+  @IsInt()
+  CRAWL_HOST_DELAY_MS = 0;
+
   // Browser pool limits (libs/rendering), named like Crawlee's: a few browsers, each holding a few
   // contexts; contexts and browsers are replaced after a number of pages to shed leaked memory.
   @Transform(toInt)

@@ -1,4 +1,5 @@
 export * from './scrape-options';
+export * from './crawl-options';
 export * from './queue-names';
 export * from './jobs';
 export * from './job-options';

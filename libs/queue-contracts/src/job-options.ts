@@ -36,6 +36,14 @@ const OPTIONS: Record<JobName, QueueJobOptions> = {
     removeOnComplete: true,
     removeOnFail: true,
   },
+  // Fixed ids (`<job>:p:<idx>`) make a page's job unique; a failed one is kept a day, as for pages.
+  'crawl-page': {
+    priority: PRIORITY.bulk,
+    attempts: 5,
+    backoff: { type: 'exponential', delay: 1000 },
+    removeOnComplete: true,
+    removeOnFail: { age: 24 * 3600 },
+  },
   pages: {
     priority: PRIORITY.async,
     attempts: 5,

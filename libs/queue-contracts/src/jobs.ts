@@ -28,10 +28,21 @@ export interface DeliverData {
   attemptNo: number;
 }
 
+/**
+ * One page of a crawl (its job_pages row `idx`). `slotAt` marks a page that already booked its
+ * host's next fetch slot (epoch ms) under a Crawl-delay and waited for it.
+ */
+export interface CrawlPageData {
+  jobId: string;
+  idx: number;
+  slotAt?: number;
+}
+
 export type QueueJob =
   | { queue: 'render'; name: 'scrape-sync'; data: SyncScrapeData; result: PageResult }
   | { queue: 'render'; name: 'pages'; data: PagesData; result: void }
   | { queue: 'render'; name: 'expand'; data: ExpandData; result: void }
+  | { queue: 'crawl'; name: 'crawl-page'; data: CrawlPageData; result: void }
   | { queue: 'webhooks'; name: 'deliver'; data: DeliverData; result: void };
 
 export type JobName = QueueJob['name'];
@@ -44,5 +55,6 @@ export const QUEUE_OF: { [N in JobName]: JobOf<N>['queue'] } = {
   'scrape-sync': 'render',
   pages: 'render',
   expand: 'render',
+  'crawl-page': 'crawl',
   deliver: 'webhooks',
 };

@@ -15,7 +15,7 @@ import {
   decodeCursor,
   encodeCursor,
 } from '@app/persistence';
-import type { ScrapeOptions } from '@app/queue-contracts';
+import { UNFETCHED_PAGE_CODES, type ScrapeOptions } from '@app/queue-contracts';
 import { WebhookDeliveries } from '@app/webhooks';
 
 const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
@@ -26,7 +26,10 @@ export interface NewJob {
   url: string | null;
   options: ScrapeOptions | Record<string, unknown>;
   webhookUrl: string | null;
+  /** Pages known at acceptance (a crawl starts with its start page and grows). */
   total: number;
+  /** Pages reserved from the monthly quota; `total` unless the job can grow (a crawl: its limit). */
+  reserve?: number;
   /** Writes the job's pages (or URL chunks) inside the creating transaction. */
   writePages: (em: EntityManager, jobId: string) => Promise<void>;
 }
@@ -72,8 +75,9 @@ export class JobsService {
     }
     const id = newId('job');
     const now = new Date();
+    const reserve = job.reserve ?? job.total;
     // DESIGN.md "Quota": reserved at acceptance, atomically; given back if the job is not stored.
-    await this.quota.reserve(auth, job.total, now);
+    await this.quota.reserve(auth, reserve, now);
     try {
       await this.db.transaction(async (em) => {
         const repo = em.getRepository(Job);
@@ -89,7 +93,7 @@ export class JobsService {
           idempotencyKey: idem.key ?? null,
           requestHash,
           total: job.total,
-          quotaReserved: job.total,
+          quotaReserved: reserve,
           createdAt: now,
           expiresAt: new Date(now.getTime() + this.env.RESULT_RETENTION_DAYS * 24 * 3600 * 1000),
         });
@@ -97,7 +101,7 @@ export class JobsService {
         await job.writePages(em, id);
       });
     } catch (err) {
-      await this.quota.release(auth.accountId, auth.environment, job.total, now);
+      await this.quota.release(auth.accountId, auth.environment, reserve, now);
       // Two requests with one key raced: the loser answers with the winner's job.
       if (idem.key && (err as { code?: string }).code === MYSQL_DUPLICATE) {
         const earlier = await this.findIdempotent(auth, idem.key, requestHash!);
@@ -162,7 +166,8 @@ export class JobsService {
 
   /**
    * Cancels a job that has not ended: no new page starts, pages already running finish, and the
-   * pages that never started go back to the month's quota.
+   * reservation beyond the pages fetched or running goes back to the month's quota (for a crawl,
+   * the rest of its limit too; URLs it reported without fetching never used any).
    */
   async cancel(auth: AuthContext, id: string): Promise<JobView> {
     const job = await this.owned(auth, id);
@@ -173,10 +178,12 @@ export class JobsService {
       );
       if (res.affected === 1) {
         const [row] = await this.jobs.query<{ unstarted: string }[]>(
-          `SELECT j.total - j.completed - j.failed -
-                  (SELECT COUNT(*) FROM job_pages p WHERE p.job_id = j.id AND p.status = 'running') AS unstarted
+          `SELECT j.quota_reserved - j.completed - j.failed -
+                  (SELECT COUNT(*) FROM job_pages p WHERE p.job_id = j.id AND p.status = 'running') +
+                  (SELECT COUNT(*) FROM job_pages p
+                    WHERE p.job_id = j.id AND p.status = 'failed' AND p.error_code IN (?)) AS unstarted
              FROM jobs j WHERE j.id = ?`,
-          [job.id],
+          [UNFETCHED_PAGE_CODES, job.id],
         );
         await this.quota.release(
           auth.accountId,

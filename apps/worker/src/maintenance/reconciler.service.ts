@@ -14,6 +14,7 @@ const QUEUED_GRACE_MS = 60_000;
 
 interface OpenJob {
   id: string;
+  type: 'scrape' | 'batch' | 'crawl';
   account_id: string;
   status: 'queued' | 'running';
   chunks: number;
@@ -21,7 +22,8 @@ interface OpenJob {
 
 /**
  * MySQL is the record; Redis may lose everything at any time (DESIGN.md "Shape"). A marker key tells
- * when it did: then every job not yet ended gets its queue entries back from its page rows. Jobs
+ * when it did: then every job not yet ended gets its queue entries back from its page rows (a
+ * crawl's frontier too, rebuilt by CrawlFrontier when next used). Jobs
  * that stay `queued` past a grace period are re-queued too. Queue entries have fixed ids, so one
  * that still exists is not doubled.
  */
@@ -51,7 +53,7 @@ export class Reconciler implements OnApplicationBootstrap, OnApplicationShutdown
     const marker = this.keys.key('reconciler', 'epoch');
     const redisWasReset = (await this.redis.set(marker, new Date().toISOString(), 'NX')) === 'OK';
     const jobs = await this.db.query<OpenJob[]>(
-      `SELECT j.id, j.account_id, j.status,
+      `SELECT j.id, j.type, j.account_id, j.status,
               (SELECT COUNT(*) FROM job_url_chunks c WHERE c.job_id = j.id) AS chunks
          FROM jobs j
         WHERE j.status = 'running' AND ?
@@ -64,6 +66,7 @@ export class Reconciler implements OnApplicationBootstrap, OnApplicationShutdown
   }
 
   private async requeue(job: OpenJob): Promise<void> {
+    if (job.type === 'crawl') return this.requeueCrawl(job.id);
     if (Number(job.chunks) > 0) {
       await this.producer.add('expand', { jobId: job.id }, { jobId: `${job.id}:expand` });
       return;
@@ -92,6 +95,26 @@ export class Reconciler implements OnApplicationBootstrap, OnApplicationShutdown
         },
         options: { jobId: `${job.id}:${start}` },
       })),
+    );
+  }
+
+  /**
+   * A crawl's unfinished pages each get their page job back (fixed ids). Its frontier is not
+   * touched here: the first admission that finds it gone rebuilds it from the page rows.
+   */
+  private async requeueCrawl(jobId: string): Promise<void> {
+    const pages = await this.db.query<{ idx: number }[]>(
+      `SELECT idx FROM job_pages WHERE job_id = ? AND status IN ('pending', 'running') ORDER BY idx`,
+      [jobId],
+    );
+    if (!pages.length) {
+      await this.progress.markRunning(jobId);
+      await this.progress.completeIfDone(jobId);
+      return;
+    }
+    await this.producer.addMany(
+      'crawl-page',
+      pages.map(({ idx }) => ({ data: { jobId, idx }, options: { jobId: `${jobId}:p:${idx}` } })),
     );
   }
 }

@@ -1,9 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { UsageRecorder } from '@app/auth';
-import type { Job } from '@app/persistence';
-import type { PageResult } from '@app/queue-contracts';
+import { QuotaService, UsageRecorder } from '@app/auth';
+import type { Environment, Job } from '@app/persistence';
+import { UNFETCHED_PAGE_CODES, type PageResult } from '@app/queue-contracts';
 import { WebhookDeliveries } from '@app/webhooks';
 
 interface Affected {
@@ -23,6 +23,7 @@ export class JobProgress {
     @InjectDataSource() private readonly db: DataSource,
     private readonly usage: UsageRecorder,
     private readonly deliveries: WebhookDeliveries,
+    private readonly quota: QuotaService,
   ) {}
 
   /** queued -> running, stamping started_at once. */
@@ -55,8 +56,15 @@ export class JobProgress {
     return row?.n ?? 1;
   }
 
-  /** Stores a page's result; returns false when another worker already had. */
-  async finishPage(job: Pick<Job, 'id' | 'accountId' | 'environment'>, result: PageResult): Promise<boolean> {
+  /**
+   * Stores a page's result; returns false when another worker already had. A page reported without
+   * being fetched (`fetched: false`, a crawl's start page blocked by robots.txt) counts no usage.
+   */
+  async finishPage(
+    job: Pick<Job, 'id' | 'accountId' | 'environment'>,
+    result: PageResult,
+    { fetched = true } = {},
+  ): Promise<boolean> {
     const jobId = job.id;
     const ok = !result.error;
     const stored = await this.db.transaction(async (em) => {
@@ -81,7 +89,7 @@ export class JobProgress {
       return true;
     });
     // Counted only by the worker whose result was stored, so a page rendered twice counts once.
-    if (stored) {
+    if (stored && fetched) {
       await this.usage.record(job.accountId, job.environment, {
         succeeded: ok,
         renderMs: result.timings.render_ms,
@@ -101,13 +109,47 @@ export class JobProgress {
       [jobId],
     );
     if (res.affectedRows !== 1) return null;
-    const [row] = await this.db.query<{ status: 'completed' | 'failed' }[]>(
-      'SELECT status FROM jobs WHERE id = ?',
+    const [row] = await this.db.query<EndedJob[]>(
+      `SELECT status, type, account_id, environment, created_at, quota_reserved, completed, failed
+         FROM jobs WHERE id = ?`,
       [jobId],
     );
     this.logger.log({ jobId, status: row.status }, 'job finished');
+    if (row.type === 'crawl') await this.releaseUnfetched(jobId, row);
     // The one caller that ended the job creates its webhook delivery (a sweep covers a crash here).
     await this.deliveries.jobEnded(jobId);
     return row.status;
   }
+
+  /**
+   * DESIGN.md "Quota": a crawl reserved its limit; what it did not fetch goes back. The reservation
+   * is lowered by compare-and-set first, so a second call gives back nothing.
+   */
+  private async releaseUnfetched(jobId: string, job: EndedJob): Promise<void> {
+    const [{ n }] = await this.db.query<{ n: string }[]>(
+      `SELECT COUNT(*) AS n FROM job_pages WHERE job_id = ? AND status = 'failed' AND error_code IN (?)`,
+      [jobId, UNFETCHED_PAGE_CODES],
+    );
+    const fetched = job.completed + job.failed - Number(n);
+    const unused = job.quota_reserved - fetched;
+    if (unused <= 0) return;
+    const res = await this.db.query<Affected>(
+      'UPDATE jobs SET quota_reserved = ? WHERE id = ? AND quota_reserved = ?',
+      [fetched, jobId, job.quota_reserved],
+    );
+    if (res.affectedRows === 1) {
+      await this.quota.release(job.account_id, job.environment, unused, job.created_at);
+    }
+  }
+}
+
+interface EndedJob {
+  status: 'completed' | 'failed';
+  type: string;
+  account_id: string;
+  environment: Environment;
+  created_at: Date;
+  quota_reserved: number;
+  completed: number;
+  failed: number;
 }

@@ -9,9 +9,8 @@ import { RenderService } from '@app/rendering';
 import { InFlightLimits } from './in-flight-limits';
 import { JobProgress } from './job-progress.service';
 import { PAGES_PER_JOB, chunkStart, windowFor } from './page-window';
+import { renderWithRetries } from './render-attempts';
 
-/** Attempts of one page inside a chunk before it fails as RENDER_CRASH (crashes are retried). */
-const PAGE_ATTEMPTS = 3;
 /** How soon a chunk that found its account or host at the limit tries again. */
 const LIMITED_RETRY_MS = 250;
 const LEASE_MARGIN_MS = 30_000;
@@ -96,31 +95,12 @@ export class PageRunner {
     return head?.name === 'scrape-sync';
   }
 
-  /** Page errors come back as results; a thrown error is a crash, retried on a fresh browser. */
-  private async render(job: Job, index: number, url: string): Promise<PageResult> {
+  private render(job: Job, index: number, url: string): Promise<PageResult> {
     const options = job.options as ScrapeOptions;
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await this.renderer.render({ url, index, options, isolationKey: job.accountId });
-      } catch (err) {
-        this.logger.warn({ jobId: job.id, index, attempt, err }, 'render crashed');
-        if (attempt >= PAGE_ATTEMPTS) return crashResult(url, index, options, err);
-      }
-    }
+    return renderWithRetries(
+      this.renderer,
+      { url, index, options, isolationKey: job.accountId },
+      (attempt, err) => this.logger.warn({ jobId: job.id, index, attempt, err }, 'render crashed'),
+    );
   }
-}
-
-function crashResult(url: string, index: number, options: ScrapeOptions, err: unknown): PageResult {
-  return {
-    index,
-    url,
-    final_url: null,
-    status_code: null,
-    metadata: { title: null, description: null, language: null, canonical_url: null, engine: options.engine },
-    timings: { total_ms: 0, render_ms: 0 },
-    error: {
-      code: 'RENDER_CRASH',
-      message: `the browser crashed ${PAGE_ATTEMPTS} times: ${(err as Error).message}`,
-    },
-  };
 }

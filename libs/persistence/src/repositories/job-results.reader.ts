@@ -70,7 +70,10 @@ export class JobResultsReader {
       if (finished && row.result) data.push(JSON.parse(row.result) as PageResult);
       nextIdx = row.idx + 1;
     }
-    const more = ended ? rows.length === pageSize : nextIdx < job.total || rows.length === pageSize;
+    // A running crawl may still find pages (its idx can skip numbers, see CrawlFrontier): always more.
+    const more = ended
+      ? rows.length === pageSize
+      : job.type === 'crawl' || nextIdx < job.total || rows.length === pageSize;
     return { data, next: more ? encodeCursor('idx', nextIdx) : null };
   }
 }

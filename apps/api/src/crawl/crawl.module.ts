@@ -1,0 +1,12 @@
+import { Module } from '@nestjs/common';
+import { JobsModule } from '../jobs/jobs.module';
+import { ScrapeModule } from '../scrape/scrape.module';
+import { CrawlController } from './crawl.controller';
+import { CrawlService } from './crawl.service';
+
+@Module({
+  imports: [JobsModule, ScrapeModule],
+  controllers: [CrawlController],
+  providers: [CrawlService],
+})
+export class CrawlModule {}

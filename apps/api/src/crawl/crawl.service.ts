@@ -1,0 +1,43 @@
+import { Injectable } from '@nestjs/common';
+import type { AuthContext } from '@app/auth';
+import { JobAccepted, JobPage } from '@app/persistence';
+import { JobProducer } from '@app/queues';
+import { JobsService } from '../jobs/jobs.service';
+import { UrlChecker } from '../scrape/url-checker';
+import { CrawlRequestDto, toCrawlOptions } from './dto/crawl-request.dto';
+
+/**
+ * POST /v1/crawl. The job starts with one page, the start URL (idx 0, depth 0), and reserves its
+ * `limit` of the month's quota (DESIGN.md "Quota"); the worker grows it and gives back the rest.
+ */
+@Injectable()
+export class CrawlService {
+  constructor(
+    private readonly urls: UrlChecker,
+    private readonly jobs: JobsService,
+    private readonly producer: JobProducer,
+  ) {}
+
+  async accept(auth: AuthContext, dto: CrawlRequestDto, idempotencyKey?: string): Promise<JobAccepted> {
+    const url = await this.urls.target(dto.url);
+    const webhookUrl = dto.webhook_url === undefined ? null : await this.urls.webhook(dto.webhook_url);
+    const options = toCrawlOptions(dto);
+    const { jobId, created } = await this.jobs.accept(
+      auth,
+      {
+        type: 'crawl',
+        url,
+        options,
+        webhookUrl,
+        total: 1,
+        reserve: options.limit,
+        writePages: async (em, id) => {
+          await em.getRepository(JobPage).insert({ jobId: id, idx: 0, url, depth: 0 });
+        },
+      },
+      { key: idempotencyKey, body: dto },
+    );
+    if (created) await this.producer.add('crawl-page', { jobId, idx: 0 }, { jobId: `${jobId}:p:0` });
+    return { status: 'queued', job_id: jobId };
+  }
+}
