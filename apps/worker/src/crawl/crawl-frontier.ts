@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import Redis from 'ioredis';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { REDIS, RedisKeys } from '@app/persistence';
 
 /** A discovered URL offered to the frontier: to fetch (`fetch`) or to report unfetched (`skip`). */
@@ -61,6 +62,11 @@ const SEEN_PER_COMMAND = 1000;
  */
 export const REBUILD_IDX_GAP = 100_000;
 const REBUILD_LOCK_MS = 60_000;
+/**
+ * Before reading the rows, a rebuild lets admissions the lost Redis made just before it went land
+ * in MySQL (their rows are stored right after): otherwise they would not count toward `limit`.
+ */
+const REBUILD_SETTLE_MS = 1000;
 
 export class FrontierLostError extends Error {
   constructor(jobId: string) {
@@ -115,7 +121,12 @@ export class CrawlFrontier {
     if ((await this.redis.set(lock, '1', 'PX', REBUILD_LOCK_MS, 'NX')) !== 'OK') return false;
     try {
       if (await this.redis.exists(this.key(jobId, 'meta'))) return true;
-      const record = await read();
+      // A new crawl (nothing admitted yet) has nothing in flight to wait for.
+      let record = await read();
+      if (record.seen.size > 1) {
+        await sleep(REBUILD_SETTLE_MS);
+        record = await read();
+      }
       const seenKey = this.key(jobId, 'seen');
       const entries = [...record.seen];
       const pipeline = this.redis.pipeline().del(seenKey);
