@@ -131,10 +131,17 @@ export class WebhookDeliveries {
     });
     const next = await this.record(delivery, attemptNo, outcome);
     if (!next) return;
-    this.logger.log(
-      { deliveryId, jobId: delivery.job_id, attemptNo, statusCode: outcome.statusCode, status: next.status },
-      'webhook attempt',
-    );
+    // Every try is in the delivery log; the process log keeps what an operator acts on.
+    const line = {
+      deliveryId,
+      jobId: delivery.job_id,
+      attemptNo,
+      statusCode: outcome.statusCode,
+      error: outcome.error,
+    };
+    if (next.status === 'failed') this.logger.warn(line, 'webhook delivery dead');
+    else if (next.status === 'pending') this.logger.log(line, 'webhook attempt failed; retry scheduled');
+    else this.logger.debug(line, 'webhook delivered');
     await this.enqueue(next);
   }
 
