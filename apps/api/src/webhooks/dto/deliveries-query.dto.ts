@@ -14,7 +14,8 @@ import type { DeliveryStatus } from '@app/persistence';
 
 const DELIVERY_STATUSES: DeliveryStatus[] = ['pending', 'succeeded', 'failed'];
 
-export class DeliveryListQueryDto {
+/** What both the list and a bulk replay filter on; `cursor` is the `next` of an earlier answer. */
+class DeliveryFilterDto {
   @IsOptional()
   @IsIn(DELIVERY_STATUSES)
   status?: DeliveryStatus;
@@ -28,7 +29,9 @@ export class DeliveryListQueryDto {
   @MaxLength(200)
   @IsString()
   cursor?: string;
+}
 
+export class DeliveryListQueryDto extends DeliveryFilterDto {
   @IsOptional()
   @Max(100)
   @Min(1)
@@ -38,16 +41,7 @@ export class DeliveryListQueryDto {
 }
 
 /** POST /v1/webhooks/deliveries/replay: which deliveries to send again (e.g. every dead one since T). */
-export class ReplayFilterDto {
-  @IsOptional()
-  @IsIn(DELIVERY_STATUSES)
-  status?: DeliveryStatus;
-
-  @IsOptional()
-  @MaxLength(32)
-  @IsString()
-  job_id?: string;
-
+export class ReplayFilterDto extends DeliveryFilterDto {
   /** Deliveries created at or after this time. */
   @IsOptional()
   @IsISO8601({ strict: true })
@@ -57,12 +51,6 @@ export class ReplayFilterDto {
   @IsOptional()
   @IsISO8601({ strict: true })
   until?: string;
-
-  /** The `next` of an earlier answer, to go on where it stopped. */
-  @IsOptional()
-  @MaxLength(200)
-  @IsString()
-  cursor?: string;
 }
 
 export class RotateQueryDto {
