@@ -29,7 +29,7 @@ const LIB_DEPENDENCIES = {
 };
 
 const appsNeverImportApps = {
-  group: ['**/apps/**', '../../apps/*', 'apps/*'],
+  group: ['**/apps/api/**', '**/apps/worker/**', '**/api/src/**', '**/worker/src/**'],
   message: 'Apps never import apps; move shared code into a lib.',
 };
 

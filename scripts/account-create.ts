@@ -5,7 +5,7 @@ import { NestFactory } from '@nestjs/core';
 import { DynamicModule, Module } from '@nestjs/common';
 import { ConfigError, ConfigModule } from '@app/config';
 import { DomainError, explainStartupFailure } from '@app/common';
-import { PersistenceModule } from '@app/persistence';
+import { PersistenceModule, RedisModule } from '@app/persistence';
 import { AccountsService, AuthModule, CreatedAccount } from '@app/auth';
 
 @Module({})
@@ -14,7 +14,7 @@ class AccountCliModule {
   static register(): DynamicModule {
     return {
       module: AccountCliModule,
-      imports: [ConfigModule.forShared(), PersistenceModule.forRoot(2), AuthModule],
+      imports: [ConfigModule.forShared(), PersistenceModule.forRoot(2), RedisModule, AuthModule],
     };
   }
 }

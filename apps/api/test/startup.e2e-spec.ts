@@ -1,4 +1,5 @@
-import { freePort, runCompiled, waitForHttp } from '../../../test/support/processes';
+import { REPO_ROOT, freePort, runCompiled, waitForHttp } from '../../../test/support/processes';
+import { startApi } from '../../../test/support/api-harness';
 
 const API = 'apps/api/src/main.js';
 const WORKER = 'apps/worker/src/main.js';
@@ -41,6 +42,30 @@ describe('start-up of the compiled apps', () => {
     const noRedis = await failsWith(API, envWith({ PORT: '0', REDIS_URL: `redis://127.0.0.1:${port}/0` }));
     expect(noRedis).toContain('Redis is not reachable');
     expect(noRedis).toContain('redis-server');
+  });
+
+  it('creates an account from the command line, printing two working keys once', async () => {
+    const proc = runCompiled('scripts/account-create.js', envWith({}));
+    // No arguments: usage, exit 2.
+    expect(await proc.exited).toBe(2);
+    const email = `cli-${Date.now()}@example.test`;
+    const cli = (await import('node:child_process')).spawnSync(
+      process.execPath,
+      ['dist/scripts/account-create.js', '--email', email, '--plan', 'free'],
+      { cwd: REPO_ROOT, env: envWith({}), encoding: 'utf8' },
+    );
+    expect(cli.status).toBe(0);
+    const keys = cli.stdout.match(/osk_(live|test)_[0-9A-Za-z]{39}/g);
+    expect(keys).toHaveLength(2);
+    const api = await startApi();
+    try {
+      for (const key of keys!) {
+        const me = await api.http().get('/v1/me').set('Authorization', `Bearer ${key}`).expect(200);
+        expect(me.body.user).toEqual({ email, plan: 'free', limit: 1000 });
+      }
+    } finally {
+      await api.close();
+    }
   });
 
   it('boots the worker with health and readiness on WORKER_PORT', async () => {

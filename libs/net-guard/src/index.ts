@@ -3,7 +3,13 @@ export { AddressPolicy, createAddressPolicy } from './address-policy';
 export type { AddressPolicyOptions, EgressMode } from './address-policy';
 export { BlockedAddressError, DnsError, FetchFailedError } from './errors';
 export type { FetchFailure } from './errors';
-export { defaultResolver, resolveAllowed, guardedLookup } from './resolve-host';
+export {
+  defaultResolver,
+  resolveAllowed,
+  guardedLookup,
+  knownAddresses,
+  assertAllowed,
+} from './resolve-host';
 export type { HostResolver } from './resolve-host';
 export { parseTargetUrl, hostIsLiteralIp, vetUrl, MAX_URL_LENGTH } from './url-policy';
 export type { UrlKind, ParseUrlOptions } from './url-policy';

@@ -34,10 +34,8 @@ export async function resolveAllowed(
   resolver: HostResolver = defaultResolver,
 ): Promise<string[]> {
   const name = bareHost(host).toLowerCase();
-  let addresses: string[];
-  if (isIP(name)) addresses = [name];
-  else if (name === 'localhost' || name.endsWith('.localhost')) addresses = LOCALHOST_ADDRESSES;
-  else {
+  let addresses = knownAddresses(name);
+  if (!addresses) {
     try {
       addresses = await resolver(name);
     } catch (err) {
@@ -45,13 +43,25 @@ export async function resolveAllowed(
     }
     if (addresses.length === 0) throw new DnsError(`${name} has no addresses`);
   }
-  // Any refused answer refuses the name: a mixed set is how rebinding and split-horizon tricks look.
+  assertAllowed(name, addresses, policy);
+  return addresses;
+}
+
+/** The addresses of a literal IP or a localhost name, known without DNS; null for other names. */
+export function knownAddresses(host: string): string[] | null {
+  const name = bareHost(host).toLowerCase();
+  if (isIP(name)) return [name];
+  if (name === 'localhost' || name.endsWith('.localhost')) return LOCALHOST_ADDRESSES;
+  return null;
+}
+
+/** Any refused answer refuses the name: a mixed set is how rebinding and split-horizon tricks look. */
+export function assertAllowed(name: string, addresses: string[], policy: AddressPolicy): void {
   const refused = addresses.find((a) => !policy.isAllowed(a));
   if (refused !== undefined) {
     const why = policy.explain(refused);
     throw new BlockedAddressError(refused === name ? why : `${name} resolves to ${refused}: ${why}`);
   }
-  return addresses;
 }
 
 function answer(addresses: string[], options: LookupOptions, callback: Parameters<LookupFunction>[2]): void {

@@ -29,7 +29,7 @@ export class BatchService {
   ) {}
 
   async accept(auth: AuthContext, dto: BatchRequestDto, idempotencyKey?: string): Promise<JobAccepted> {
-    const urls = await this.checkUrls(dto.urls);
+    const urls = this.checkUrls(dto.urls);
     const webhookUrl = dto.webhook_url === undefined ? null : await this.urls.webhook(dto.webhook_url);
     const chunks = await compressChunks(urls);
     const { jobId, created } = await this.jobs.accept(
@@ -51,12 +51,12 @@ export class BatchService {
   }
 
   /** Normalises every URL; a bad one gives 400 listing the first bad indices and why. */
-  private async checkUrls(raw: unknown[]): Promise<string[]> {
+  private checkUrls(raw: unknown[]): string[] {
     const out = new Array<string>(raw.length);
     const problems: FieldProblem[] = [];
     for (let i = 0; i < raw.length; i++) {
       try {
-        out[i] = await this.urls.target(raw[i], `urls[${i}]`, { resolve: false });
+        out[i] = this.urls.targetWithoutDns(raw[i], `urls[${i}]`);
       } catch (err) {
         if (!(err instanceof InvalidRequestError)) throw err;
         problems.push(...err.errors);

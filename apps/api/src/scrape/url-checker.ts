@@ -6,11 +6,11 @@ import {
   DnsError,
   HOST_RESOLVER,
   HostResolver,
+  assertAllowed,
+  knownAddresses,
   parseTargetUrl,
   vetUrl,
 } from '@app/net-guard';
-
-const unresolved: HostResolver = (host) => Promise.reject(new DnsError(`${host} is resolved when fetched`));
 
 /**
  * Refuses at job creation what can never be fetched: bad schemes, credentials, and hosts that are
@@ -24,31 +24,47 @@ export class UrlChecker {
     @Inject(HOST_RESOLVER) private readonly resolver: HostResolver,
   ) {}
 
-  /**
-   * With `resolve: false` (batches of up to a million URLs) only literal addresses and localhost
-   * names are judged here; names are vetted when their page is fetched.
-   */
-  async target(raw: unknown, field = 'url', { resolve = true } = {}): Promise<string> {
+  async target(raw: unknown, field = 'url'): Promise<string> {
     const url = parseTargetUrl(raw, { kind: 'target', field });
-    await this.vet(url, field, resolve ? this.resolver : unresolved);
+    await this.vet(url, field);
+    return url.href;
+  }
+
+  /**
+   * For batches of up to a million URLs: synchronous, no DNS. Only literal addresses and localhost
+   * names are judged here; other names are vetted when their page is fetched.
+   */
+  targetWithoutDns(raw: unknown, field: string): string {
+    const url = parseTargetUrl(raw, { kind: 'target', field });
+    const known = knownAddresses(url.hostname);
+    if (known) {
+      try {
+        assertAllowed(url.hostname, known, this.policy);
+      } catch (err) {
+        throw this.refusal(err, field);
+      }
+    }
     return url.href;
   }
 
   async webhook(raw: unknown): Promise<string> {
     const url = parseTargetUrl(raw, { kind: 'webhook', field: 'webhook_url' });
-    await this.vet(url, 'webhook_url', this.resolver);
+    await this.vet(url, 'webhook_url');
     return url.href;
   }
 
-  private async vet(url: URL, field: string, resolver: HostResolver): Promise<void> {
+  private async vet(url: URL, field: string): Promise<void> {
     try {
-      await vetUrl(url, this.policy, resolver);
+      await vetUrl(url, this.policy, this.resolver);
     } catch (err) {
       if (err instanceof DnsError) return;
-      if (err instanceof BlockedAddressError) {
-        throw InvalidRequestError.field(field, 'points at an address this service may not reach');
-      }
-      throw err;
+      throw this.refusal(err, field);
     }
+  }
+
+  private refusal(err: unknown, field: string): unknown {
+    return err instanceof BlockedAddressError
+      ? InvalidRequestError.field(field, 'points at an address this service may not reach')
+      : err;
   }
 }
