@@ -36,7 +36,7 @@ describe('webhooks of real jobs', () => {
   }
 
   beforeAll(async () => {
-    site = await startFixtureSite();
+    site = await startFixtureSite({ crawlDelaySeconds: null });
     api = await startApi();
     worker = await startWorker({ NODE_EXTRA_CA_CERTS: certificate.caPath });
     account = await createAccount(api, 'pro');
@@ -79,6 +79,27 @@ describe('webhooks of real jobs', () => {
       failed: 1,
     });
     expect((body.result as { data: { url: string }[] }).data.map((p) => p.url)).toEqual(urls);
+  });
+
+  it('a crawl sends its pages in discovery order with its counters', async () => {
+    const { job_id } = (
+      await post('/v1/crawl', {
+        url: `${site.origin}/crawl/`,
+        limit: 3,
+        ignore_sitemap: true,
+        webhook_url: receiver.url,
+      })
+    ).body;
+    const { body, job } = await verified(job_id);
+    expect(body).toEqual({
+      job_id,
+      status: 'completed',
+      result: job.result,
+      total: job.total,
+      completed: job.completed,
+      failed: job.failed,
+    });
+    expect((body.result as { data: { url: string }[] }).data[0].url).toBe(`${site.origin}/crawl/`);
   });
 
   it('a scrape of a failing page sends status failed and the page error', async () => {

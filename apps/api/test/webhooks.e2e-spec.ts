@@ -110,10 +110,11 @@ describe('webhook endpoints', () => {
       'ftp://127.0.0.1/hook',
     ];
 
-    it.each(refused)('refuses %s with 400 naming webhook_url (scrape and batch)', async (webhook_url) => {
+    it.each(refused)('refuses %s with 400 naming webhook_url (scrape, batch, crawl)', async (webhook_url) => {
       for (const [path, body] of [
         ['/v1/scrape/async', { url: target, webhook_url }],
         ['/v1/scrape/batch/async', { urls: [target], webhook_url }],
+        ['/v1/crawl', { url: target, webhook_url }],
       ] as const) {
         const res = await post(path, a.liveKey, body).expect(400);
         expect(res.body.code).toBe('invalid_request');
