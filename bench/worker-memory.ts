@@ -6,10 +6,10 @@
 //                                with the worker's flags and renders fixture pages, C at a time,
 //                                each in its own context, sampling this process and its Chromium
 // Run: node -r ts-node/register/transpile-only -r tsconfig-paths/register bench/worker-memory.ts ...
-import { readFileSync, readdirSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../test/fixtures/chromium';
+import { Sample, sample } from './process-tree';
 
 const FIXTURE_PATHS = [
   '/static/article/feature',
@@ -20,61 +20,6 @@ const FIXTURE_PATHS = [
   '/subresources/local',
 ];
 const SAMPLE_MS = 200;
-
-interface Sample {
-  rssMiB: number;
-  pssMiB: number;
-  /** User + system CPU seconds of the processes alive at the sample. */
-  cpuSeconds: number;
-  processes: number;
-}
-
-/** The pid and its descendants, from the parent pid field of every /proc/<pid>/stat. */
-function processTree(root: number): number[] {
-  const children = new Map<number, number[]>();
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const ppid = Number(readFileSync(`/proc/${name}/stat`, 'utf8').split(') ')[1].split(' ')[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(name)]);
-    } catch {
-      // The process ended while we looked.
-    }
-  }
-  const tree = [root];
-  for (let i = 0; i < tree.length; i++) tree.push(...(children.get(tree[i]) ?? []));
-  return tree;
-}
-
-function kib(file: string, field: string): number {
-  const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(file, 'utf8'));
-  return match ? Number(match[1]) : 0;
-}
-
-/**
- * RSS counts a shared page in every process that maps it, so its sum over Chromium's processes
- * overstates the footprint; PSS divides shared pages among their users, closer to what the pod's
- * cgroup is charged. Both are reported.
- */
-function sample(root: number): Sample {
-  let rss = 0;
-  let pss = 0;
-  let ticks = 0;
-  let processes = 0;
-  for (const pid of processTree(root)) {
-    try {
-      rss += kib(`/proc/${pid}/status`, 'VmRSS');
-      pss += kib(`/proc/${pid}/smaps_rollup`, 'Pss');
-      // utime, stime, cutime and cstime: fields 14 to 17 of stat(5), in USER_HZ (100) ticks.
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-      ticks += stat.slice(11, 15).reduce((sum, t) => sum + Number(t), 0);
-      processes++;
-    } catch {
-      // The process ended while we looked.
-    }
-  }
-  return { rssMiB: rss / 1024, pssMiB: pss / 1024, cpuSeconds: ticks / 100, processes };
-}
 
 function sampleWhile<T>(root: number, work: Promise<T>): Promise<{ result: T; samples: Sample[] }> {
   const samples: Sample[] = [sample(root)];

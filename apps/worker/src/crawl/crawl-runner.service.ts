@@ -15,7 +15,7 @@ import {
 import { RenderService } from '@app/rendering';
 import { InFlightLimits } from '../render/in-flight-limits';
 import { JobProgress } from '../render/job-progress.service';
-import { renderWithRetries } from '../render/render-attempts';
+import { errorResult, renderWithRetries } from '../render/render-attempts';
 import { Admission, CrawlFrontier, FrontierLostError, FrontierRecord } from './crawl-frontier';
 import { CrawlScope } from './crawl-scope';
 import { HostGate } from './host-gate';
@@ -92,9 +92,13 @@ export class CrawlRunner {
     // Discovered URLs were judged when admitted; the start page is the caller's, judged here.
     const verdict = idx === 0 && robots ? robots.check(page.url) : true;
     if (verdict !== true) {
-      await this.progress.finishPage(job, unfetched(page.url, idx, options, 'BLOCKED_ROBOTS', verdict), {
-        fetched: false,
-      });
+      await this.progress.finishPage(
+        job,
+        errorResult(page.url, idx, options, { code: 'BLOCKED_ROBOTS', message: verdict }),
+        {
+          fetched: false,
+        },
+      );
       return this.complete(jobId);
     }
 
@@ -304,7 +308,7 @@ export class CrawlRunner {
             found.url,
             found.depth,
             found.skip!.code,
-            JSON.stringify(unfetched(found.url, idx, options, found.skip!.code, found.skip!.message)),
+            JSON.stringify(errorResult(found.url, idx, options, found.skip!)),
           ]),
         );
         skipRows = res.affectedRows;
@@ -332,23 +336,4 @@ function renderOptions(options: CrawlOptions): ScrapeOptions {
     ...scrape
   } = options;
   return scrape.formats.includes('links') ? scrape : { ...scrape, formats: [...scrape.formats, 'links'] };
-}
-
-/** The result of a URL reported without being fetched. */
-function unfetched(
-  url: string,
-  index: number,
-  options: ScrapeOptions,
-  code: UnfetchedCode,
-  message: string,
-): PageResult {
-  return {
-    index,
-    url,
-    final_url: null,
-    status_code: null,
-    metadata: { title: null, description: null, language: null, canonical_url: null, engine: options.engine },
-    timings: { total_ms: 0, render_ms: 0 },
-    error: { code, message },
-  };
 }

@@ -18,12 +18,23 @@ export async function renderWithRetries(
       return await renderer.render(request);
     } catch (err) {
       onCrash(attempt, err);
-      if (attempt >= PAGE_ATTEMPTS) return crashResult(request.url, request.index, request.options, err);
+      if (attempt >= PAGE_ATTEMPTS) {
+        return errorResult(request.url, request.index, request.options, {
+          code: 'RENDER_CRASH',
+          message: `the browser crashed ${PAGE_ATTEMPTS} times: ${(err as Error).message}`,
+        });
+      }
     }
   }
 }
 
-function crashResult(url: string, index: number, options: ScrapeOptions, err: unknown): PageResult {
+/** A page result that carries only an error: nothing was fetched, or nothing came back. */
+export function errorResult(
+  url: string,
+  index: number,
+  options: ScrapeOptions,
+  error: NonNullable<PageResult['error']>,
+): PageResult {
   return {
     index,
     url,
@@ -31,9 +42,6 @@ function crashResult(url: string, index: number, options: ScrapeOptions, err: un
     status_code: null,
     metadata: { title: null, description: null, language: null, canonical_url: null, engine: options.engine },
     timings: { total_ms: 0, render_ms: 0 },
-    error: {
-      code: 'RENDER_CRASH',
-      message: `the browser crashed ${PAGE_ATTEMPTS} times: ${(err as Error).message}`,
-    },
+    error,
   };
 }
