@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { withDeadline } from './deadline';
-import { BrowserGoneError } from './engines/browser-render';
+import { BrowserGoneError } from './page-errors';
 
 /** Limits from WorkerEnv, named as Crawlee's browser pool names them. */
 export interface PoolLimits {

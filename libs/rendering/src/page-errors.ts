@@ -60,3 +60,11 @@ export function codeOfNetError(netError: string): PageErrorCode {
   if (netError === 'ERR_RESPONSE_HEADERS_TOO_BIG') return 'TOO_LARGE';
   return 'CONNECT';
 }
+
+/** The browser went away under a page; the pool retries the page once on a fresh browser. */
+export class BrowserGoneError extends Error {
+  constructor(cause: unknown) {
+    super(`the browser went away: ${(cause as Error)?.message ?? String(cause)}`);
+    this.name = 'BrowserGoneError';
+  }
+}

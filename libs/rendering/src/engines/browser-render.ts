@@ -1,7 +1,9 @@
 import { MAX_HTML_BYTES, type BrowserEngine } from '@app/queue-contracts';
 import { contentKind, unsupportedReason } from '../content/content-kind';
 import { DeadlineError, remaining, sleep, withDeadline } from '../deadline';
+import type { PoolLimits } from '../browser-pool';
 import {
+  BrowserGoneError,
   EgressUnavailableError,
   PageFailure,
   chromiumNetError,
@@ -47,13 +49,31 @@ export interface TabSettings {
   onHung(): void;
 }
 
-/** The browser went away under a page; the pool retries the page once on a fresh browser. */
-export class BrowserGoneError extends Error {
-  constructor(cause: unknown) {
-    super(`the browser went away: ${(cause as Error)?.message ?? String(cause)}`);
-    this.name = 'BrowserGoneError';
-  }
+/** What both browser engines are configured with. */
+export interface BrowserEngineSettings {
+  executablePath: string | undefined;
+  /** The egress proxy every request of the browser goes through. */
+  proxyUrl: string | undefined;
+  limits: PoolLimits;
+  idleMs: number;
+  settleMaxMs: number;
+  refusals: RefusalLog;
 }
+
+export const LAUNCH_MS = 30_000;
+/** Opening a CDP session and setting the page up. */
+export const SETUP_MS = 10_000;
+
+/** The page lost its browser twice: the first loss was retried on a fresh browser. */
+export const crashCapture = (engine: BrowserEngine, err: unknown): Capture => ({
+  engine,
+  finalUrl: null,
+  status: null,
+  error: {
+    code: 'RENDER_CRASH',
+    message: `the browser went away twice while rendering: ${(err as Error).message}`,
+  },
+});
 
 /** How long a page that does not answer a trivial script is given before its scripts are stopped. */
 const PROBE_MS = 1000;

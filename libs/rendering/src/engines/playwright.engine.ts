@@ -1,37 +1,20 @@
 import { chromium, errors, type Browser, type Page } from 'playwright-core';
 import { MAX_HTML_BYTES } from '@app/queue-contracts';
-import { BrowserPool, type ContextProfile, type PageLease, type PoolLimits } from '../browser-pool';
+import { BrowserPool, type ContextProfile, type PageLease } from '../browser-pool';
 import { withDeadline } from '../deadline';
-import type { RefusalLog } from '../refusal-log';
 import { browserProfile, userAgentOverride } from './browser-profile';
-import { BrowserGoneError, renderInTab, type BrowserTab } from './browser-render';
+import { BrowserGoneError } from '../page-errors';
+import {
+  LAUNCH_MS,
+  SETUP_MS,
+  crashCapture,
+  renderInTab,
+  type BrowserEngineSettings,
+  type BrowserTab,
+} from './browser-render';
 import { chromiumArgs } from './chromium';
 import type { Capture, EngineRequest, RenderEngine } from './engine';
 import { PageMonitor, type CdpClient } from './page-monitor';
-
-/** What both browser engines are configured with. */
-export interface BrowserEngineSettings {
-  executablePath: string | undefined;
-  /** The egress proxy every request of the browser goes through. */
-  proxyUrl: string | undefined;
-  limits: PoolLimits;
-  idleMs: number;
-  settleMaxMs: number;
-  refusals: RefusalLog;
-}
-
-const LAUNCH_MS = 30_000;
-const SETUP_MS = 10_000;
-
-export const crashCapture = (engine: Capture['engine'], err: unknown): Capture => ({
-  engine,
-  finalUrl: null,
-  status: null,
-  error: {
-    code: 'RENDER_CRASH',
-    message: `the browser went away twice while rendering: ${(err as Error).message}`,
-  },
-});
 
 function tabOf(page: Page, browser: Browser): BrowserTab {
   let crashed = false;

@@ -3,14 +3,18 @@ import { Cluster } from 'puppeteer-cluster';
 import { MAX_HTML_BYTES, MAX_TIMEOUT_MS } from '@app/queue-contracts';
 import { withDeadline } from '../deadline';
 import { browserProfile, userAgentOverride } from './browser-profile';
-import { BrowserGoneError, renderInTab, type BrowserTab } from './browser-render';
+import { BrowserGoneError } from '../page-errors';
+import {
+  LAUNCH_MS,
+  SETUP_MS,
+  crashCapture,
+  renderInTab,
+  type BrowserEngineSettings,
+  type BrowserTab,
+} from './browser-render';
 import { chromiumArgs } from './chromium';
 import type { Capture, EngineRequest, RenderEngine } from './engine';
 import { PageMonitor, type CdpClient } from './page-monitor';
-import { crashCapture, type BrowserEngineSettings } from './playwright.engine';
-
-const LAUNCH_MS = 30_000;
-const SETUP_MS = 10_000;
 
 function tabOf(page: Page): BrowserTab {
   let crashed = false;
