@@ -1,5 +1,9 @@
+import { once } from 'node:events';
+import { createServer } from 'node:https';
+import { createServer as createNetServer, type AddressInfo, type Server } from 'node:net';
 import { SCRAPE_DEFAULTS, type PageResult, type ScrapeOptions } from '@app/queue-contracts';
 import type { Rendering } from '@app/rendering';
+import { makeTestCertificate } from '../../../test/fixtures/https';
 import { BOILERPLATE_MARKERS, LEAK_MARKERS, articleFor } from '../../../test/fixtures/site/articles';
 import { startFixtureSite, type FixtureSite } from '../../../test/fixtures/site/fixture-site';
 import { LOCAL_SUBRESOURCES } from '../../../test/fixtures/site/resources';
@@ -16,15 +20,41 @@ const BROWSERS = ['playwright', 'puppeteer'] as const;
 
 let site: FixtureSite;
 let echo: EchoSite;
+let untrusted: { origin: string; server: Server };
+let closedPort: number;
 let rendering: Rendering;
 
+/** An https server on 127.0.0.1 with a self-signed certificate nobody trusts. */
+async function startUntrustedTls() {
+  const { key, cert } = makeTestCertificate();
+  const server = createServer({ key, cert }, (_req, res) => res.end('<title>never shown</title>'));
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return { origin: `https://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
+
+/** A port on 127.0.0.1 that was free a moment ago and has no listener now. */
+async function freePort(): Promise<number> {
+  const probe = createNetServer().listen(0, '127.0.0.1');
+  await once(probe, 'listening');
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
 beforeAll(async () => {
-  [site, echo] = await Promise.all([startFixtureSite(), startEchoSite()]);
+  [site, echo, untrusted, closedPort] = await Promise.all([
+    startFixtureSite(),
+    startEchoSite(),
+    startUntrustedTls(),
+    freePort(),
+  ]);
   rendering = await startTestRendering({ RENDER_IDLE_MS: 300 });
 });
 
 afterAll(async () => {
   await rendering?.close();
+  untrusted?.server.close();
   await Promise.all([site?.close(), echo?.close()]);
 });
 
@@ -158,6 +188,16 @@ describe.each(ENGINES)('engine contract: %s', (engine) => {
       expect(redirected.markdown ?? '').not.toContain('leakedRedirectTarget');
     },
   );
+
+  it('reports DNS, connection and TLS failures by their codes', async () => {
+    // The tests' resolver knows no names; nothing listens on the closed port; the certificate is
+    // self-signed and trusted by no one.
+    expect((await render(engine, 'http://no-such-host.test/')).error?.code).toBe('DNS');
+    expect((await render(engine, `http://127.0.0.1:${closedPort}/`)).error?.code).toBe('CONNECT');
+    const tls = await render(engine, `${untrusted.origin}/`);
+    expect(tls.error?.code).toBe('TLS');
+    expect(tls.status_code).toBeNull();
+  });
 
   it("sends the caller's headers and the mobile user agent", async () => {
     const options = { formats: ['text' as const], only_main_content: false };
