@@ -61,10 +61,16 @@ export function codeOfNetError(netError: string): PageErrorCode {
   return 'CONNECT';
 }
 
+/**
+ * The first line of an error's message: Playwright appends a call log, which has no place in a
+ * page result.
+ */
+export const firstLine = (err: unknown) => String((err as Error)?.message ?? err).split('\n')[0];
+
 /** The browser went away under a page; the pool retries the page once on a fresh browser. */
 export class BrowserGoneError extends Error {
   constructor(cause: unknown) {
-    super(`the browser went away: ${(cause as Error)?.message ?? String(cause)}`);
+    super(`the browser went away: ${firstLine(cause)}`);
     this.name = 'BrowserGoneError';
   }
 }

@@ -13,7 +13,7 @@ import { parseDocument } from './content/html-document';
 import { needsJavaScript } from './content/needs-javascript';
 import { buildContent, type PageContent } from './content/page-content';
 import type { Capture, EngineRequest, RenderEngine } from './engines/engine';
-import { statusError } from './page-errors';
+import { firstLine, statusError } from './page-errors';
 
 export interface RenderRequest {
   url: string;
@@ -114,7 +114,7 @@ export class RenderService {
         } catch (err) {
           error ??= {
             code: 'RENDER_CRASH',
-            message: `the page could not be converted: ${(err as Error).message}`,
+            message: `the page could not be converted: ${firstLine(err)}`,
           };
         }
       }

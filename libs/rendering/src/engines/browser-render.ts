@@ -8,6 +8,7 @@ import {
   PageFailure,
   chromiumNetError,
   codeOfNetError,
+  firstLine,
   type PageError,
 } from '../page-errors';
 import type { RefusalLog } from '../refusal-log';
@@ -71,7 +72,7 @@ export const crashCapture = (engine: BrowserEngine, err: unknown): Capture => ({
   status: null,
   error: {
     code: 'RENDER_CRASH',
-    message: `the browser went away twice while rendering: ${(err as Error).message}`,
+    message: `the browser went away twice while rendering: ${firstLine(err)}`,
   },
 });
 
@@ -274,7 +275,7 @@ export async function renderInTab(
       );
     } catch (err) {
       if (tab.gone()) throw new BrowserGoneError(err);
-      capture.error ??= { code: 'TIMEOUT', message: `the screenshot failed: ${(err as Error).message}` };
+      capture.error ??= { code: 'TIMEOUT', message: `the screenshot failed: ${firstLine(err)}` };
     }
   }
   return capture;
