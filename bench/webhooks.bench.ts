@@ -3,6 +3,7 @@
 import 'reflect-metadata';
 import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { availableParallelism, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
@@ -20,6 +21,7 @@ import { freePort, waitForHttp } from '../test/support/processes';
 import { testEnvironment } from '../test/support/test-env';
 
 const BACKLOG = 1000;
+const cpus = availableParallelism();
 const STEADY_RATE = 100;
 const STEADY_SECONDS = 20;
 
@@ -130,7 +132,9 @@ async function main(): Promise<void> {
 
     console.log(
       [
-        `webhook deliveries, one worker process (WORKER_QUEUES=webhooks), HTTPS receiver on loopback:`,
+        `webhook deliveries, one worker process (WORKER_QUEUES=webhooks), HTTPS receiver on loopback`,
+        // The machine is shared: the load says how much of it the figures had.
+        `  (load average over the last minute at the end: ${loadavg()[0].toFixed(1)} on ${cpus} cores)`,
         `  drain ${BACKLOG} queued:        ${Math.round(BACKLOG / drainSeconds)} deliveries/s (${drainSeconds.toFixed(2)} s; target >= 300/s)`,
         `  steady ${STEADY_RATE}/s offered (${(steady.length / offeredSeconds).toFixed(0)}/s achieved, ${steady.length} deliveries):`,
         `    enqueue-to-delivery p50 ${percentile(latencies, 50)} ms, p95 ${percentile(latencies, 95)} ms, p99 ${percentile(latencies, 99)} ms, max ${latencies[latencies.length - 1]} ms (target p95 < 1000 ms)`,
