@@ -54,3 +54,24 @@ export async function waitForHttp(url: string, timeoutMs = 20000): Promise<void>
     await new Promise((r) => setTimeout(r, 100));
   }
 }
+
+/**
+ * A worker as a real child process (from dist) on the run's environment plus `overrides`, ready
+ * once its /readyz answers.
+ */
+export async function startWorkerProcess(overrides: NodeJS.ProcessEnv): Promise<RunningProcess> {
+  const port = await freePort();
+  const proc = runCompiled('apps/worker/src/main.js', {
+    ...process.env,
+    LOG_LEVEL: 'warn',
+    ...overrides,
+    WORKER_PORT: String(port),
+  });
+  try {
+    await waitForHttp(`http://127.0.0.1:${port}/readyz`);
+  } catch (err) {
+    proc.child.kill('SIGKILL');
+    throw new Error(`worker never became ready: ${(err as Error).message}\n${proc.output()}`);
+  }
+  return proc;
+}

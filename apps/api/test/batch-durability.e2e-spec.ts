@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { FixtureSite, startFixtureSite } from '../../../test/fixtures/site/fixture-site';
 import { ApiHarness, TestAccount, createAccount, startApi } from '../../../test/support/api-harness';
 import { OwnRedis, startRedisServer } from '../../../test/support/redis-server';
-import { RunningProcess, freePort, runCompiled, waitForHttp } from '../../../test/support/processes';
+import { RunningProcess, startWorkerProcess } from '../../../test/support/processes';
 import { allResults, waitForJob } from '../../../test/support/jobs';
 
 /**
@@ -17,16 +17,9 @@ describe('batch durability', () => {
   let account: TestAccount;
   const workers: RunningProcess[] = [];
 
-  async function startWorkerProcess(): Promise<RunningProcess> {
-    const port = await freePort();
-    const proc = runCompiled('apps/worker/src/main.js', {
-      ...process.env,
-      REDIS_URL: redis.url,
-      WORKER_PORT: String(port),
-      LOG_LEVEL: 'warn',
-    });
+  async function startWorker(): Promise<RunningProcess> {
+    const proc = await startWorkerProcess({ REDIS_URL: redis.url });
     workers.push(proc);
-    await waitForHttp(`http://127.0.0.1:${port}/readyz`);
     return proc;
   }
 
@@ -82,7 +75,7 @@ describe('batch durability', () => {
 
   it('loses nothing and doubles nothing when a worker is killed with SIGKILL mid-batch', async () => {
     const urls = Array.from({ length: 400 }, (_, i) => `${site.origin}/slow?ms=20&page=${i}`);
-    const first = await startWorkerProcess();
+    const first = await startWorker();
     const { body } = await api
       .http()
       .post('/v1/scrape/batch/async')
@@ -94,13 +87,13 @@ describe('batch durability', () => {
     expect(await first.exited).toBe('SIGKILL');
     const finishedAtKill = await progress(body.job_id);
     expect(finishedAtKill).toBeLessThan(urls.length);
-    await startWorkerProcess();
+    await startWorker();
     await expectExactlyOnce(body.job_id, urls);
   }, 240_000);
 
   it('finishes a batch after Redis loses all its data mid-way', async () => {
     const urls = Array.from({ length: 300 }, (_, i) => `${site.origin}/slow?ms=20&flush=${i}`);
-    await startWorkerProcess();
+    await startWorker();
     const { body } = await api
       .http()
       .post('/v1/scrape/batch/async')

@@ -2,7 +2,7 @@ import Redis from 'ioredis';
 import { FixtureSite, startFixtureSite } from '../../../test/fixtures/site/fixture-site';
 import { ApiHarness, TestAccount, createAccount, startApi } from '../../../test/support/api-harness';
 import { OwnRedis, startRedisServer } from '../../../test/support/redis-server';
-import { RunningProcess, freePort, runCompiled, waitForHttp } from '../../../test/support/processes';
+import { RunningProcess, startWorkerProcess } from '../../../test/support/processes';
 import { allResults, waitForJob } from '../../../test/support/jobs';
 
 const UNFETCHED = ['OUT_OF_SCOPE', 'BLOCKED_ROBOTS'];
@@ -20,18 +20,10 @@ describe('crawls across worker processes', () => {
   let account: TestAccount;
   const workers: RunningProcess[] = [];
 
-  async function startWorkerProcess(): Promise<void> {
-    const port = await freePort();
-    const proc = runCompiled('apps/worker/src/main.js', {
-      ...process.env,
-      REDIS_URL: redis.url,
-      WORKER_PORT: String(port),
-      WORKER_QUEUES: 'crawl',
-      HOST_CONCURRENCY: '64',
-      LOG_LEVEL: 'warn',
-    });
-    workers.push(proc);
-    await waitForHttp(`http://127.0.0.1:${port}/readyz`);
+  async function startWorker(): Promise<void> {
+    workers.push(
+      await startWorkerProcess({ REDIS_URL: redis.url, WORKER_QUEUES: 'crawl', HOST_CONCURRENCY: '64' }),
+    );
   }
 
   const post = (body: object) =>
@@ -43,7 +35,7 @@ describe('crawls across worker processes', () => {
     redis = await startRedisServer();
     api = await startApi({ REDIS_URL: redis.url });
     account = await createAccount(api, 'enterprise');
-    await Promise.all([startWorkerProcess(), startWorkerProcess(), startWorkerProcess()]);
+    await Promise.all([startWorker(), startWorker(), startWorker()]);
   }, 60_000);
   afterAll(async () => {
     for (const w of workers) w.child.kill('SIGKILL');

@@ -4,7 +4,7 @@ import { WebhookDeliveries } from '@app/webhooks';
 import { HttpsReceiver, makeTestCertificate, startHttpsReceiver } from '../../../test/fixtures/https';
 import { ApiHarness, TestAccount, createAccount, startApi } from '../../../test/support/api-harness';
 import { insertEndedJob } from '../../../test/support/ended-jobs';
-import { RunningProcess, freePort, runCompiled, waitForHttp } from '../../../test/support/processes';
+import { RunningProcess, startWorkerProcess } from '../../../test/support/processes';
 
 /**
  * A worker killed (kill -9) in the middle of a delivery: the try is in Redis as an active Bull
@@ -19,19 +19,14 @@ describe('webhook delivery across a worker crash', () => {
   let account: TestAccount;
   const workers: RunningProcess[] = [];
 
-  async function startWorkerProcess(): Promise<RunningProcess> {
-    const port = await freePort();
-    const proc = runCompiled('apps/worker/src/main.js', {
-      ...process.env,
+  async function startWorker(): Promise<RunningProcess> {
+    const proc = await startWorkerProcess({
       WORKER_QUEUES: 'webhooks',
-      WORKER_PORT: String(port),
       NODE_EXTRA_CA_CERTS: certificate.caPath,
       // Long enough that the first worker is still waiting on the hanging receiver when killed.
       WEBHOOK_TIMEOUT_MS: '120000',
-      LOG_LEVEL: 'warn',
     });
     workers.push(proc);
-    await waitForHttp(`http://127.0.0.1:${port}/readyz`);
     return proc;
   }
 
@@ -50,7 +45,7 @@ describe('webhook delivery across a worker crash', () => {
   });
 
   it('does not lose the delivery: the next worker delivers it, same webhook-id, signed', async () => {
-    const first = await startWorkerProcess();
+    const first = await startWorker();
     const jobId = await insertEndedJob(api.app.get(DataSource), {
       accountId: account.id,
       webhookUrl: receiver.url,
@@ -60,7 +55,7 @@ describe('webhook delivery across a worker crash', () => {
     first.child.kill('SIGKILL');
     expect(await first.exited).toBe('SIGKILL');
 
-    await startWorkerProcess();
+    await startWorker();
     const [killed, delivered] = await receiver.waitForRequests(2, 120_000);
     expect([killed.headers['webhook-id'], delivered.headers['webhook-id']]).toEqual([deliveryId, deliveryId]);
     expect(delivered.body).toBe(killed.body);
