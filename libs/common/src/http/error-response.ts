@@ -37,6 +37,32 @@ interface BodyParserError {
   message?: string;
 }
 
+// Connection-level failures of MySQL (mysql2, maybe wrapped by TypeORM) and Redis (ioredis): the
+// request was fine, the database or Redis was not there. Query errors (bad SQL, constraints) stay 500.
+const OUTAGE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'PROTOCOL_CONNECTION_LOST',
+  'ER_SERVER_SHUTDOWN',
+  'ER_CON_COUNT_ERROR',
+]);
+const OUTAGE_RETRY_AFTER_SECONDS = 5;
+
+function isBackingServiceOutage(exception: unknown): boolean {
+  const err = exception as {
+    code?: unknown;
+    name?: unknown;
+    message?: unknown;
+    driverError?: { code?: unknown };
+  };
+  if (!err || typeof err !== 'object') return false;
+  if (OUTAGE_CODES.has(String(err.code)) || OUTAGE_CODES.has(String(err.driverError?.code))) return true;
+  // ioredis: commands rejected while the connection is down.
+  return err.name === 'MaxRetriesPerRequestError' || err.message === 'Connection is closed.';
+}
+
 export function toErrorResponse(exception: unknown): ErrorResponse {
   if (exception instanceof DomainError) {
     const headers: Record<string, string> = {};
@@ -77,6 +103,17 @@ export function toErrorResponse(exception: unknown): ErrorResponse {
         code: CODE_BY_STATUS[parserError.status] ?? 'invalid_request',
       },
       headers: {},
+    };
+  }
+  if (isBackingServiceOutage(exception)) {
+    return {
+      status: 503,
+      body: {
+        detail: 'A backing service (database or queue) is unavailable; retry shortly',
+        code: 'unavailable',
+      },
+      headers: { 'retry-after': String(OUTAGE_RETRY_AFTER_SECONDS) },
+      internal: exception,
     };
   }
   const errorId = randomUUID();

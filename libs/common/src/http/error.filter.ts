@@ -10,7 +10,9 @@ export class ErrorFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     const res = host.switchToHttp().getResponse<Response>();
     const { status, body, headers, internal } = toErrorResponse(exception);
-    if (internal !== undefined) {
+    if (internal !== undefined && status === 503) {
+      this.logger.warn({ err: internal }, 'backing service unavailable');
+    } else if (internal !== undefined) {
       this.logger.error({ err: internal, error_id: body.error_id }, 'unhandled error');
     }
     if (res.headersSent) return;

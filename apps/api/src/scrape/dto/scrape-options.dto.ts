@@ -16,6 +16,7 @@ import {
   ValidatorConstraintInterface,
   Validate,
 } from 'class-validator';
+import { parseHTML } from 'linkedom';
 import {
   BrowserEngine,
   MAX_TIMEOUT_MS,
@@ -64,15 +65,41 @@ class HeadersConstraint implements ValidatorConstraintInterface {
   }
 }
 
+// An empty document to try selectors on: the worker applies them with the same parser (linkedom),
+// so a selector it would choke on is refused here, at acceptance, instead of failing every page.
+const { document: selectorProbe } = parseHTML('<html><body></body></html>');
+
+function isCssSelector(value: string): boolean {
+  try {
+    selectorProbe.querySelector(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 @ValidatorConstraint({ name: 'waitFor' })
 class WaitForConstraint implements ValidatorConstraintInterface {
   validate(value: unknown): boolean {
     if (typeof value === 'number') return Number.isInteger(value) && value >= 0 && value <= MAX_TIMEOUT_MS;
-    return typeof value === 'string' && value.trim().length > 0 && value.length <= 500;
+    return (
+      typeof value === 'string' && value.trim().length > 0 && value.length <= 500 && isCssSelector(value)
+    );
   }
 
   defaultMessage(args: ValidationArguments): string {
     return `${args.property} must be a CSS selector or a number of milliseconds from 0 to ${MAX_TIMEOUT_MS}`;
+  }
+}
+
+@ValidatorConstraint({ name: 'cssSelectors' })
+class CssSelectorsConstraint implements ValidatorConstraintInterface {
+  validate(value: unknown): boolean {
+    return Array.isArray(value) && value.every((v) => typeof v === 'string' && isCssSelector(v));
+  }
+
+  defaultMessage(args: ValidationArguments): string {
+    return `${args.property} must be valid CSS selectors`;
   }
 }
 
@@ -128,6 +155,7 @@ export class ScrapeOptionsDto {
 
   /** CSS selectors: only these parts of the page are converted. */
   @IsOptional()
+  @Validate(CssSelectorsConstraint)
   @Length(1, 200, { each: true })
   @IsString({ each: true })
   @ArrayMaxSize(50)
@@ -136,6 +164,7 @@ export class ScrapeOptionsDto {
 
   /** CSS selectors removed before conversion. */
   @IsOptional()
+  @Validate(CssSelectorsConstraint)
   @Length(1, 200, { each: true })
   @IsString({ each: true })
   @ArrayMaxSize(50)

@@ -1,0 +1,391 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import Redis from 'ioredis';
+import type { Test } from 'supertest';
+import { DataSource } from 'typeorm';
+import { Webhook } from 'standardwebhooks';
+import { dataSourceOptions, ensureDatabase, runMigrationsLocked } from '@app/persistence';
+import { FixtureSite, startFixtureSite } from '../fixtures/site/fixture-site';
+import { HttpsReceiver, makeTestCertificate, startHttpsReceiver } from '../fixtures/https';
+import { ApiHarness, TestAccount, createAccount, startApi } from '../support/api-harness';
+import { allResults, waitForJob } from '../support/jobs';
+import { OwnMariaDb, startMariaDbServer } from '../support/mariadb-server';
+import { RunningProcess, freePort, startWorkerProcess } from '../support/processes';
+import { OwnRedis, startRedisServer } from '../support/redis-server';
+import { recordFault } from './report';
+
+/**
+ * Faults while jobs run, each on a redis-server (and, for the MySQL restart, a mariadbd) of its
+ * own, serially. Every case counts pages or deliveries before and after: nothing lost, nothing
+ * doubled. RESILIENCE_LONG=1 runs the 10,000-page version of the worker kills.
+ */
+const LONG = process.env.RESILIENCE_LONG === '1';
+const KILL_BATCH_PAGES = LONG ? 10_000 : 1_500;
+const WORKER_KILLS = LONG ? 5 : 3;
+
+describe('faults', () => {
+  let site: FixtureSite;
+  let redis: OwnRedis;
+  let api: ApiHarness;
+  let account: TestAccount;
+  const workers: RunningProcess[] = [];
+
+  async function startWorker(env: NodeJS.ProcessEnv = {}): Promise<RunningProcess> {
+    const proc = await startWorkerProcess({ REDIS_URL: redis.url, ...env });
+    workers.push(proc);
+    return proc;
+  }
+  async function stopWorkers(): Promise<void> {
+    for (const w of workers.splice(0)) {
+      w.child.kill('SIGKILL');
+      await w.exited;
+    }
+  }
+
+  const authed = (req: Test) => req.set('Authorization', `Bearer ${account.liveKey}`);
+
+  async function submitBatch(urls: string[], extra: object = {}): Promise<string> {
+    const res = await authed(api.http().post('/v1/scrape/batch/async'))
+      .send({ urls, ...extra })
+      .expect(202);
+    return res.body.job_id;
+  }
+
+  async function finished(id: string): Promise<number> {
+    const res = await authed(api.http().get(`/v1/jobs/${id}`));
+    return res.status === 200 ? res.body.completed + res.body.failed : -1;
+  }
+
+  async function waitForFinished(id: string, atLeast: number, timeoutMs = 120_000): Promise<number> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const n = await finished(id);
+      if (n >= atLeast) return n;
+      if (Date.now() > deadline) throw new Error(`job ${id} never reached ${atLeast} finished pages`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  /** Rows per index and per status, straight from MySQL: the counts "after". */
+  async function pageRows(db: DataSource, id: string) {
+    const [row] = await db.query(
+      `SELECT COUNT(*) AS n, COUNT(DISTINCT page_index) AS distinct_pages, SUM(status = 'succeeded') AS ok,
+              SUM(status = 'failed') AS failed
+         FROM job_pages WHERE job_id = ?`,
+      [id],
+    );
+    return {
+      rows: Number(row.n),
+      distinct: Number(row.distinct_pages),
+      succeeded: Number(row.ok),
+      failed: Number(row.failed),
+    };
+  }
+
+  /** The job ended completed with every page exactly once, results in input order. */
+  async function expectEveryPageOnce(id: string, urls: string[], db: DataSource, timeoutMs = 300_000) {
+    const job = await waitForJob(api, account.liveKey, id, timeoutMs);
+    const data = await allResults(api, account.liveKey, id);
+    const rows = await pageRows(db, id);
+    expect(job).toMatchObject({ status: 'completed', total: urls.length });
+    expect(job.completed + job.failed).toBe(urls.length);
+    expect(data.map((p) => p.index)).toEqual(urls.map((_, i) => i));
+    expect(data.map((p) => p.url)).toEqual(urls);
+    expect(rows).toMatchObject({ rows: urls.length, distinct: urls.length });
+    expect(rows.succeeded + rows.failed).toBe(urls.length);
+    return { job, data, rows };
+  }
+
+  beforeAll(async () => {
+    site = await startFixtureSite({ crawlDelaySeconds: null });
+    redis = await startRedisServer();
+    api = await startApi({ REDIS_URL: redis.url });
+    account = await createAccount(api, 'enterprise');
+  });
+  afterEach(stopWorkers);
+  afterAll(async () => {
+    await api?.close();
+    await redis?.stop();
+    await site?.close();
+  });
+
+  it(`kill -9 of a worker ${WORKER_KILLS} times at random points of a ${KILL_BATCH_PAGES}-page batch`, async () => {
+    const urls = Array.from(
+      { length: KILL_BATCH_PAGES },
+      (_, i) => `${site.origin}/static/article/${(i % 10_000) + 1}?kill=${i}`,
+    );
+    const id = await submitBatch(urls);
+    // Random points, increasing, spread over the first 80% of the batch.
+    const points = Array.from({ length: WORKER_KILLS }, () => Math.random())
+      .sort()
+      .map((f, k) => Math.max(Math.floor(((k + f) / WORKER_KILLS) * 0.8 * urls.length), 1));
+    const killedAt: number[] = [];
+    for (const point of points) {
+      const worker = await startWorker();
+      await waitForFinished(id, point, 180_000);
+      worker.child.kill('SIGKILL');
+      expect(await worker.exited).toBe('SIGKILL');
+      killedAt.push(await finished(id));
+    }
+    expect(killedAt[killedAt.length - 1]).toBeLessThan(urls.length);
+    await startWorker();
+    const { rows } = await expectEveryPageOnce(id, urls, api.app.get(DataSource));
+    expect(rows.succeeded).toBe(urls.length);
+    recordFault({
+      fault: `worker kill -9 ×${WORKER_KILLS}`,
+      workload: `batch of ${urls.length} pages (render auto)`,
+      before: `${urls.length} accepted; finished at each kill: ${killedAt.join(', ')}`,
+      after: `${rows.rows} page rows, ${rows.distinct} distinct, ${rows.succeeded} succeeded`,
+    });
+  }, 900_000);
+
+  it('Chromium killed under load: the pages it held are retried on a fresh browser', async () => {
+    const urls = Array.from(
+      { length: 60 },
+      (_, i) => `${site.origin}/spa/article/${(i % 40) + 1}?crash=${i}`,
+    );
+    const worker = await startWorker({ RENDER_CONCURRENCY: '2' });
+    const id = await submitBatch(urls, { render: 'browser' });
+    const killed: number[] = [];
+    for (const point of [8, 30]) {
+      await waitForFinished(id, point, 180_000);
+      const browsers = chromiumProcesses(worker.child.pid!);
+      expect(browsers.length).toBeGreaterThan(0);
+      for (const pid of browsers) killQuietly(pid);
+      killed.push(browsers.length);
+    }
+    const { rows, data } = await expectEveryPageOnce(id, urls, api.app.get(DataSource));
+    expect(rows.succeeded).toBe(urls.length);
+    expect(data.every((p) => p.metadata.engine === 'playwright')).toBe(true);
+    recordFault({
+      fault: 'Chromium processes SIGKILLed twice',
+      workload: `batch of ${urls.length} SPA pages, render browser`,
+      before: `${urls.length} accepted; ${killed.join(' + ')} Chromium processes killed`,
+      after: `${rows.rows} page rows, ${rows.distinct} distinct, ${rows.succeeded} succeeded`,
+    });
+  }, 600_000);
+
+  it('Redis restarted empty mid-batch: the reconciler re-enqueues from MySQL', async () => {
+    const urls = Array.from({ length: 600 }, (_, i) => `${site.origin}/slow?ms=20&restart=${i}`);
+    await startWorker();
+    const id = await submitBatch(urls);
+    await waitForFinished(id, 100);
+    await redis.restart();
+    const atRestart = await finished(id);
+    const { rows } = await expectEveryPageOnce(id, urls, api.app.get(DataSource));
+    expect(rows.succeeded).toBe(urls.length);
+    recordFault({
+      fault: 'Redis killed and restarted with no data',
+      workload: `batch of ${urls.length} pages`,
+      before: `${urls.length} accepted; ${atRestart} finished at the restart`,
+      after: `${rows.rows} page rows, ${rows.distinct} distinct, ${rows.succeeded} succeeded`,
+    });
+  }, 600_000);
+
+  it('Redis flushed mid-batch', async () => {
+    const urls = Array.from({ length: 600 }, (_, i) => `${site.origin}/slow?ms=20&flush=${i}`);
+    await startWorker();
+    const id = await submitBatch(urls);
+    await waitForFinished(id, 100);
+    const client = new Redis(redis.url);
+    await client.flushall();
+    client.disconnect();
+    const atFlush = await finished(id);
+    const { rows } = await expectEveryPageOnce(id, urls, api.app.get(DataSource));
+    expect(rows.succeeded).toBe(urls.length);
+    recordFault({
+      fault: 'Redis FLUSHALL',
+      workload: `batch of ${urls.length} pages`,
+      before: `${urls.length} accepted; ${atFlush} finished at the flush`,
+      after: `${rows.rows} page rows, ${rows.distinct} distinct, ${rows.succeeded} succeeded`,
+    });
+  }, 600_000);
+
+  it('webhook receiver down across several retry steps, then back: delivered once, signed', async () => {
+    const certificate = makeTestCertificate();
+    // Reserve a port for the receiver, then leave it closed: connections are refused.
+    const port = await freePort();
+    await startWorker({
+      NODE_EXTRA_CA_CERTS: certificate.caPath,
+      WEBHOOK_RETRY_SCHEDULE: '1s,1s,1s,1s,1s,1s,1s,1s,30s',
+    });
+    const hook = `https://127.0.0.1:${port}/webhook`;
+    const { body } = await authed(api.http().post('/v1/scrape/async'))
+      .send({ url: `${site.origin}/static/article/7`, webhook_url: hook })
+      .expect(202);
+    const delivery = await waitForDelivery(body.job_id, (d) => d.attempts?.length >= 3);
+    let receiver: HttpsReceiver | undefined;
+    try {
+      receiver = await startHttpsReceiver({ certificate, port, behaviour: 200 });
+      const [request] = await receiver.waitForRequests(1, 60_000);
+      const done = await waitForDelivery(body.job_id, (d) => d.status === 'succeeded');
+      const { secret } = (await authed(api.http().get('/v1/webhooks/secret')).expect(200)).body;
+      expect(() =>
+        new Webhook(secret).verify(request.body, request.headers as Record<string, string>),
+      ).not.toThrow();
+      expect(JSON.parse(request.body)).toMatchObject({ job_id: body.job_id, status: 'completed' });
+      // One acknowledged try after the refused ones; nothing sent twice.
+      await new Promise((r) => setTimeout(r, 2_500));
+      expect(receiver.requests).toHaveLength(1);
+      const refused = done.attempts.filter((a: { status_code: number | null }) => a.status_code === null);
+      expect(refused.length).toBe(done.attempts.length - 1);
+      recordFault({
+        fault: 'webhook receiver refusing connections',
+        workload: '1 scrape job with webhook_url, retry schedule compressed to 1 s steps',
+        before: `1 delivery; ${delivery.attempts.length} refused attempts when the receiver came back`,
+        after: `status succeeded after ${done.attempts.length} attempts; receiver got ${receiver.requests.length} request`,
+      });
+    } finally {
+      await receiver?.close();
+    }
+  }, 300_000);
+
+  it('oversized pages fail alone (TOO_LARGE); large results are stored and paged', async () => {
+    await startWorker();
+    const urls = [
+      `${site.origin}/huge?mb=11`,
+      `${site.origin}/huge?mb=11&length`,
+      `${site.origin}/huge-table?rows=20000`,
+      `${site.origin}/static/article/3`,
+    ];
+    const id = await submitBatch(urls);
+    const job = await waitForJob(api, account.liveKey, id, 300_000);
+    expect(job).toMatchObject({ status: 'completed', total: 4, completed: 2, failed: 2 });
+    const data = await allResults(api, account.liveKey, id);
+    expect(data.map((p) => p.error?.code ?? null)).toEqual(['TOO_LARGE', 'TOO_LARGE', null, null]);
+    const table = data[2].markdown as string;
+    expect(table.split('\n').filter((l) => l.startsWith('|')).length).toBeGreaterThanOrEqual(20_000);
+    recordFault({
+      fault: 'oversized pages and results',
+      workload: '11 MiB pages (chunked, and with Content-Length), a 20,000-row table',
+      before: '4 accepted',
+      after: `2 TOO_LARGE, 2 succeeded; table result ${(Buffer.byteLength(table) / 1024 / 1024).toFixed(1)} MiB paged back`,
+    });
+  }, 400_000);
+
+  // The delivery detail as the API answers it; the test reads status and attempts.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  async function waitForDelivery(jobId: string, done: (d: Record<string, any>) => boolean) {
+    const deadline = Date.now() + 120_000;
+    for (;;) {
+      const list = await authed(api.http().get(`/v1/webhooks/deliveries?job_id=${jobId}`)).expect(200);
+      const first = list.body.data?.[0];
+      if (first) {
+        const detail = (await authed(api.http().get(`/v1/webhooks/deliveries/${first.id}`)).expect(200)).body;
+        if (done(detail)) return detail;
+      }
+      if (Date.now() > deadline) throw new Error(`delivery of ${jobId} never reached the expected state`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+});
+
+describe('MySQL restarted mid-batch', () => {
+  let site: FixtureSite;
+  let redis: OwnRedis;
+  let mariadb: OwnMariaDb;
+  let api: ApiHarness;
+  let worker: RunningProcess | undefined;
+
+  beforeAll(async () => {
+    site = await startFixtureSite({ crawlDelaySeconds: null });
+    redis = await startRedisServer();
+    mariadb = await startMariaDbServer();
+    const url = mariadb.url('scraper_resilience');
+    await ensureDatabase(url);
+    const ds = new DataSource(dataSourceOptions(url, 2));
+    await ds.initialize();
+    await runMigrationsLocked(ds);
+    await ds.destroy();
+    api = await startApi({ REDIS_URL: redis.url, DATABASE_URL: url });
+  }, 120_000);
+  afterAll(async () => {
+    worker?.child.kill('SIGKILL');
+    await worker?.exited;
+    await api?.close();
+    await mariadb?.stop();
+    await redis?.stop();
+    await site?.close();
+  });
+
+  it('answers 503 while the database is down and finishes the batch once it is back', async () => {
+    const account = await createAccount(api, 'enterprise');
+    worker = await startWorkerProcess({
+      REDIS_URL: redis.url,
+      DATABASE_URL: mariadb.url('scraper_resilience'),
+    });
+    const urls = Array.from({ length: 500 }, (_, i) => `${site.origin}/slow?ms=20&mysql=${i}`);
+    const key = `Bearer ${account.liveKey}`;
+    const { body } = await api
+      .http()
+      .post('/v1/scrape/batch/async')
+      .set('Authorization', key)
+      .send({ urls })
+      .expect(202);
+    const progress = async () => {
+      const res = await api.http().get(`/v1/jobs/${body.job_id}`).set('Authorization', key);
+      return res.status === 200 ? res.body.completed + res.body.failed : -1;
+    };
+    const deadline = Date.now() + 120_000;
+    while ((await progress()) < 100) {
+      if (Date.now() > deadline) throw new Error('batch made no progress');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await mariadb.kill();
+    const duringOutage = await api.http().get(`/v1/jobs/${body.job_id}`).set('Authorization', key);
+    expect(duringOutage.status).toBe(503);
+    expect(duringOutage.body).toMatchObject({ code: 'unavailable' });
+    await new Promise((r) => setTimeout(r, 3_000));
+    await mariadb.start();
+
+    const job = await waitForJob(api, account.liveKey, body.job_id, 300_000);
+    expect(job).toMatchObject({ status: 'completed', total: urls.length, completed: urls.length, failed: 0 });
+    const data = await allResults(api, account.liveKey, body.job_id);
+    expect(data.map((p) => p.index)).toEqual(urls.map((_, i) => i));
+    const [row] = await api.app
+      .get(DataSource)
+      .query('SELECT COUNT(*) AS n, COUNT(DISTINCT page_index) AS d FROM job_pages WHERE job_id = ?', [
+        body.job_id,
+      ]);
+    expect([Number(row.n), Number(row.d)]).toEqual([urls.length, urls.length]);
+    recordFault({
+      fault: 'MySQL (own mariadbd) SIGKILLed for 3 s, restarted',
+      workload: `batch of ${urls.length} pages`,
+      before: `${urls.length} accepted; GET /v1/jobs during the outage: ${duringOutage.status}`,
+      after: `${row.n} page rows, ${row.d} distinct, ${job.completed} completed`,
+    });
+  }, 600_000);
+});
+
+/** Chromium processes among `pid`'s descendants, from /proc (the worker's browsers). */
+function chromiumProcesses(pid: number): number[] {
+  const parentOf = new Map<number, number>();
+  const nameOf = new Map<number, string>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const close = stat.lastIndexOf(')');
+      nameOf.set(Number(entry), stat.slice(stat.indexOf('(') + 1, close));
+      parentOf.set(Number(entry), Number(stat.slice(close + 2).split(' ')[1]));
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  const isDescendant = (p: number): boolean => {
+    for (let q = parentOf.get(p); q !== undefined && q > 1; q = parentOf.get(q)) if (q === pid) return true;
+    return false;
+  };
+  // Only the browser processes proper: their children go with them.
+  return [...nameOf.keys()].filter(
+    (p) =>
+      isDescendant(p) && /chrom/i.test(nameOf.get(p)!) && !/chrom/i.test(nameOf.get(parentOf.get(p)!) ?? ''),
+  );
+}
+
+function killQuietly(pid: number): void {
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+}
