@@ -14,7 +14,7 @@ import { recordLoad } from './report';
  */
 const LONG = process.env.RESILIENCE_LONG === '1';
 const LOAD_SECONDS = LONG ? 300 : 20;
-const LEAK_PAGES = LONG ? 10_000 : 1_500;
+const LEAK_PAGES = LONG ? 10_000 : 1_200;
 const CONNECTIONS = 16;
 
 const percentile = (sorted: number[], p: number) =>
