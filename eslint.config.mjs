@@ -13,6 +13,7 @@ const LIBS = [
   'rendering',
   'net-guard',
   'webhooks',
+  'metrics',
 ];
 
 /** A lib may import only the libs listed here (DESIGN.md "Shape", STYLE.md "Boundaries"). */
@@ -26,6 +27,8 @@ const LIB_DEPENDENCIES = {
   rendering: ['config', 'common', 'net-guard', 'queue-contracts'],
   auth: ['config', 'common', 'persistence'],
   webhooks: ['config', 'common', 'persistence', 'net-guard', 'queue-contracts', 'queues'],
+  // Prometheus lives here and in the apps; other libs expose stats or listeners the apps turn into series.
+  metrics: [],
 };
 
 const appsNeverImportApps = {
@@ -99,6 +102,9 @@ export default tseslint.config(
               ),
               message: `libs/${lib} may import only: ${LIB_DEPENDENCIES[lib].join(', ') || 'no other lib'}.`,
             },
+            ...(lib === 'metrics'
+              ? []
+              : [{ group: ['prom-client'], message: 'Only libs/metrics and the apps know Prometheus.' }]),
             { group: [`@app/${lib}`], message: 'Inside a lib, import its own files relatively.' },
           ],
         },

@@ -16,6 +16,8 @@ import { ScrapeModule } from './scrape/scrape.module';
 import { CrawlModule } from './crawl/crawl.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { QueuesModule } from '@app/queues';
+import { MetricsModule } from '@app/metrics';
+import { ApiMetricsModule } from './metrics/metrics.module';
 
 export interface ApiModuleOptions {
   env: ApiEnv;
@@ -44,6 +46,8 @@ export class AppModule {
         ScrapeModule,
         CrawlModule,
         WebhooksModule,
+        MetricsModule,
+        ApiMetricsModule,
       ],
       providers: [
         { provide: APP_GUARD, useExisting: ApiKeyGuard },

@@ -7,7 +7,7 @@ import { WorkerModule } from './worker.module';
 
 async function main(): Promise<void> {
   const env = loadWorkerEnv();
-  // A Nest HTTP app only for /healthz, /readyz (and later /metrics); the work comes from Bull queues.
+  // A Nest HTTP app only for /healthz, /readyz and /metrics; the work comes from Bull queues.
   const app = await NestFactory.create(WorkerModule.register({ env }), {
     bufferLogs: true,
     abortOnError: false,

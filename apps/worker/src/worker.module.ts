@@ -10,7 +10,11 @@ import { Job, JobPage, PersistenceModule, QuotaMonthly, RedisModule } from '@app
 import { NetGuardModule } from '@app/net-guard';
 import { QueuesModule } from '@app/queues';
 import { RenderingModule } from '@app/rendering';
+import { MetricsModule } from '@app/metrics';
 import { HealthController } from './health/health.controller';
+import { MetricsController } from './metrics/metrics.controller';
+import { RenderMetrics } from './metrics/render-metrics';
+import { DeliveryMetrics } from './metrics/delivery-metrics';
 import { QUEUE_PROCESSORS, QueueWorkers } from './processors/queue-workers';
 import { RenderProcessor } from './processors/render.processor';
 import { JobProgress } from './render/job-progress.service';
@@ -43,7 +47,9 @@ export class WorkerModule {
     const crawls = env.WORKER_QUEUES.includes('crawl');
     // A pod that consumes neither `render` nor `crawl` never launches a browser.
     const pageParts: Provider[] =
-      renders || crawls ? [JobProgress, InFlightLimits, QuotaService, Reconciler, RetentionSweeper] : [];
+      renders || crawls
+        ? [JobProgress, InFlightLimits, QuotaService, Reconciler, RetentionSweeper, RenderMetrics]
+        : [];
     const renderParts: Provider[] = renders ? [PageRunner, SyncScrape, BatchExpander, RenderProcessor] : [];
     const crawlParts: Provider[] = crawls
       ? [CrawlRunner, CrawlFrontier, HostGate, RobotsRules, SitemapReader, CrawlProcessor]
@@ -62,16 +68,18 @@ export class WorkerModule {
         UsageModule,
         // Always: a render-only pod still creates the deliveries of the jobs it ends.
         WebhooksModule,
+        MetricsModule,
         ...(renders || crawls ? [RenderingModule] : []),
         ...(crawls ? [NetGuardModule] : []),
       ],
-      controllers: [HealthController],
+      controllers: [HealthController, MetricsController],
       providers: [
         { provide: APP_FILTER, useClass: ErrorFilter },
         ...pageParts,
         ...renderParts,
         ...crawlParts,
         ...webhookParts,
+        DeliveryMetrics,
         {
           provide: QUEUE_PROCESSORS,
           inject: [

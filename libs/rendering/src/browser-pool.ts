@@ -36,9 +36,16 @@ export interface PageLease {
 
 export interface PoolStats {
   browsers: number;
+  /** Browsers with at least one page open; the rest are idle. */
+  browsersInUse: number;
   contexts: number;
+  contextsInUse: number;
   pagesInFlight: number;
   browsersLaunched: number;
+  /** Browsers closed by the pool after browserMaxPages pages, or because they were stuck. */
+  browsersRecycled: number;
+  /** Browsers that went away by themselves (crashed, killed). */
+  browsersLost: number;
   contextsCreated: number;
   /** Pages started again on a fresh browser after theirs went away. */
   retries: number;
@@ -100,7 +107,13 @@ export class BrowserPool {
   /** Picking and creating contexts happens one lease at a time, so limits hold under concurrency. */
   private picking: Promise<unknown> = Promise.resolve();
   private closed = false;
-  private readonly counters = { browsersLaunched: 0, contextsCreated: 0, retries: 0 };
+  private readonly counters = {
+    browsersLaunched: 0,
+    browsersRecycled: 0,
+    browsersLost: 0,
+    contextsCreated: 0,
+    retries: 0,
+  };
 
   constructor(
     private readonly limits: PoolLimits,
@@ -142,9 +155,15 @@ export class BrowserPool {
   }
 
   stats(): PoolStats {
-    const contexts = this.browsers.reduce((sum, b) => sum + b.contexts.length, 0);
-    const pagesInFlight = this.browsers.reduce((sum, b) => sum + b.active, 0);
-    return { browsers: this.browsers.length, contexts, pagesInFlight, ...this.counters };
+    const contexts = this.browsers.flatMap((b) => b.contexts);
+    return {
+      browsers: this.browsers.length,
+      browsersInUse: this.browsers.filter((b) => b.active > 0).length,
+      contexts: contexts.length,
+      contextsInUse: contexts.filter((c) => c.active > 0).length,
+      pagesInFlight: this.browsers.reduce((sum, b) => sum + b.active, 0),
+      ...this.counters,
+    };
   }
 
   async close(): Promise<void> {
@@ -212,7 +231,8 @@ export class BrowserPool {
     const slot = new BrowserSlot(browser);
     browser.on('disconnected', () => {
       slot.gone = true;
-      this.forget(slot);
+      // Still listed: nobody closed it on purpose.
+      if (this.forget(slot)) this.counters.browsersLost++;
     });
     this.browsers.push(slot);
     this.counters.browsersLaunched++;
@@ -243,6 +263,7 @@ export class BrowserPool {
 
   private async closeBrowser(slot: BrowserSlot): Promise<void> {
     if (!this.forget(slot)) return;
+    if (!this.closed) this.counters.browsersRecycled++;
     // Playwright kills the process if it does not exit in time.
     await withDeadline(slot.browser.close(), OPERATION_MS, 'closing the browser').catch(() => undefined);
   }

@@ -1,6 +1,6 @@
-export { RenderingModule } from './rendering.module';
+export { RenderingModule, BrowserPoolStats } from './rendering.module';
 export { RenderService } from './render.service';
-export type { RenderRequest, RenderEngines } from './render.service';
+export type { RenderRequest, RenderEngines, RenderedPage, RenderListener } from './render.service';
 export { startRendering } from './rendering';
 export type { Rendering, RenderingEnv, RenderingOptions } from './rendering';
 export type { PoolLimits, PoolStats } from './browser-pool';

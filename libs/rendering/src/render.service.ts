@@ -30,6 +30,16 @@ export interface RenderEngines {
   puppeteer: RenderEngine;
 }
 
+/** What became of one render, for counting: the engine that did it, and its outcome and time. */
+export interface RenderedPage {
+  engine: EngineName;
+  /** `success`, the page's error code, or `engine_failure` when the machinery threw (retried). */
+  outcome: string;
+  seconds: number;
+}
+
+export type RenderListener = (page: RenderedPage) => void;
+
 /** Shortest page budget, so a tiny `timeout` still leaves a browser time to start a page. */
 const MIN_TIMEOUT_MS = 1000;
 
@@ -41,10 +51,37 @@ const NO_METADATA = { title: null, description: null, language: null, canonical_
  * launched, the egress proxy is gone), which the caller should retry.
  */
 export class RenderService {
+  private readonly listeners: RenderListener[] = [];
+
   constructor(private readonly engines: RenderEngines) {}
+
+  /** Hears every render; the worker turns these into metrics without this lib knowing Prometheus. */
+  onRendered(listener: RenderListener): void {
+    this.listeners.push(listener);
+  }
 
   async render(request: RenderRequest): Promise<PageResult> {
     const started = Date.now();
+    try {
+      const result = await this.renderPage(request, started);
+      this.tell({
+        engine: result.metadata.engine,
+        outcome: result.error?.code ?? 'success',
+        seconds: result.timings.total_ms / 1000,
+      });
+      return result;
+    } catch (err) {
+      const engine = request.options.engine ?? SCRAPE_DEFAULTS.engine;
+      this.tell({ engine, outcome: 'engine_failure', seconds: (Date.now() - started) / 1000 });
+      throw err;
+    }
+  }
+
+  private tell(page: RenderedPage): void {
+    for (const listener of this.listeners) listener(page);
+  }
+
+  private async renderPage(request: RenderRequest, started: number): Promise<PageResult> {
     const options: ScrapeOptions = { ...SCRAPE_DEFAULTS, ...request.options };
     const timeout = Math.min(MAX_TIMEOUT_MS, Math.max(MIN_TIMEOUT_MS, options.timeout));
     let url: string;

@@ -3,8 +3,14 @@ import { WorkerEnv } from '@app/config';
 import { AddressPolicy, HOST_RESOLVER, NetGuardModule, type HostResolver } from '@app/net-guard';
 import { startRendering, type Rendering } from './rendering';
 import { RenderService } from './render.service';
+import type { PoolStats } from './browser-pool';
 
 const RENDERING = Symbol('RENDERING');
+
+/** The Playwright pool's figures; puppeteer-cluster keeps a pool of its own that reports none. */
+export abstract class BrowserPoolStats {
+  abstract read(): PoolStats;
+}
 
 /**
  * RenderService for the worker, configured from WorkerEnv and the address policy. The egress
@@ -20,8 +26,15 @@ const RENDERING = Symbol('RENDERING');
         startRendering({ env, policy, resolver }),
     },
     { provide: RenderService, inject: [RENDERING], useFactory: (rendering: Rendering) => rendering.service },
+    {
+      provide: BrowserPoolStats,
+      inject: [RENDERING],
+      useFactory: (rendering: Rendering): BrowserPoolStats => ({
+        read: () => rendering.engines.playwright.stats(),
+      }),
+    },
   ],
-  exports: [RenderService],
+  exports: [RenderService, BrowserPoolStats],
 })
 export class RenderingModule implements OnApplicationShutdown {
   constructor(@Inject(RENDERING) private readonly rendering: Rendering) {}

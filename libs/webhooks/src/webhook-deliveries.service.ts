@@ -46,6 +46,7 @@ interface DeliveryRow extends Round {
 export class WebhookDeliveries {
   private readonly logger = new Logger(WebhookDeliveries.name);
   private readonly schedule: RetrySchedule;
+  private readonly attemptListeners: ((outcome: AttemptOutcome) => void)[] = [];
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
@@ -97,6 +98,11 @@ export class WebhookDeliveries {
     return created.id;
   }
 
+  /** Hears every HTTP try as it comes back; the worker counts them for /metrics. */
+  onAttempt(listener: (outcome: AttemptOutcome) => void): void {
+    this.attemptListeners.push(listener);
+  }
+
   /**
    * One try (the `deliver` job). A job whose attempt is already recorded, or whose delivery has
    * ended, does nothing, so a re-run after a crash or a duplicate add is harmless. A crash after
@@ -129,6 +135,7 @@ export class WebhookDeliveries {
       body: delivery.payload,
       secrets: await this.secrets.signing(owner, sealed),
     });
+    for (const listener of this.attemptListeners) listener(outcome);
     const next = await this.record(delivery, attemptNo, outcome);
     if (!next) return;
     // Every try is in the delivery log; the process log keeps what an operator acts on.
