@@ -1,6 +1,7 @@
 import { SCRAPE_DEFAULTS } from '@app/queue-contracts';
 import type { Rendering } from '@app/rendering';
 import { startFixtureSite, type FixtureSite } from '../../../test/fixtures/site/fixture-site';
+import { killBrowsers } from './browser-processes';
 import { startEchoSite, type EchoSite } from './echo-site';
 import { startTestRendering } from './test-rendering';
 
@@ -55,7 +56,25 @@ describe('Playwright browser pool', () => {
     const before = stats();
     for (let i = 0; i < 6; i++) await render(`/static/article/${10 + i}`, 'pool-a');
     expect(stats().browsersLaunched - before.browsersLaunched).toBeGreaterThanOrEqual(1);
+    expect(stats().browsersRecycled - before.browsersRecycled).toBeGreaterThanOrEqual(1);
+    expect(stats().browsersLost - before.browsersLost).toBe(0);
     expect(stats().browsers).toBe(1);
+  });
+
+  it('counts a browser that went away by itself as lost, and its page as retried', async () => {
+    await render('/static/article/22', 'pool-e');
+    const before = stats();
+    const pending = render('/slow?ms=2000', 'pool-e', 20_000);
+    // Kill once the page is open (the /slow answer takes 2 s), so it is the one retried.
+    while (stats().pagesInFlight === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(stats()).toMatchObject({ browsersInUse: 1, contextsInUse: 1, pagesInFlight: 1 });
+    expect(killBrowsers('playwright')).toBe(1);
+    expect((await pending).error).toBeUndefined();
+    const after = stats();
+    expect(after.browsersLost - before.browsersLost).toBe(1);
+    expect(after.browsersRecycled - before.browsersRecycled).toBe(0);
+    expect(after.retries - before.retries).toBe(1);
+    expect(after).toMatchObject({ browsersInUse: 0, contextsInUse: 0, pagesInFlight: 0 });
   });
 
   it('renders at most RENDER_CONCURRENCY pages at once; the rest wait their turn', async () => {
