@@ -1,4 +1,4 @@
-import { generateApiKey, hashApiKey, parseApiKey } from './api-keys';
+import { generateApiKey, hashApiKey, keyKind, parseApiKey } from './api-keys';
 
 describe('API keys', () => {
   it('has the DESIGN.md format: prefix, 33 base62 characters, 6-character checksum', () => {
@@ -27,6 +27,16 @@ describe('API keys', () => {
     expect(parseApiKey(key.replace('osk_test_', 'osk_live_'))).toBeNull();
     expect(parseApiKey('osk_live_short')).toBeNull();
     expect(parseApiKey('')).toBeNull();
+  });
+
+  it('makes admin keys that are never taken for a customer key', () => {
+    const admin = generateApiKey('admin');
+    expect(admin.key).toMatch(/^osk_admin_[0-9A-Za-z]{39}$/);
+    expect(admin.prefix).toBe(admin.key.slice(0, 14));
+    expect(keyKind(admin.key)).toBe('admin');
+    expect(parseApiKey(admin.key)).toBeNull();
+    expect(keyKind(admin.key.replace('osk_admin_', 'osk_live_'))).toBeNull();
+    expect(keyKind(generateApiKey('production').key)).toBe('production');
   });
 
   it('hashes with the secret: same key, other secret, other hash', () => {

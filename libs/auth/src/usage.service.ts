@@ -10,12 +10,21 @@ export interface UsageSummary {
   success_rate: number;
 }
 
+export interface UsageDay {
+  day: string;
+  pages: number;
+  succeeded: number;
+  failed: number;
+}
+
 interface Totals {
   pages: string | number | null;
   succeeded: string | number | null;
   render_ms: string | number | null;
   today: string | number | null;
 }
+
+const DAY_MS = 24 * 3600 * 1000;
 
 /** First day of the UTC month and the UTC day of `now`, as DATE strings. */
 export function utcPeriod(now: Date): { monthStart: string; today: string } {
@@ -47,5 +56,33 @@ export class UsageService {
       avg_response_ms: pages ? Math.round((Number(row?.render_ms ?? 0) / pages) * 10) / 10 : 0,
       success_rate: pages ? Math.round((Number(row?.succeeded ?? 0) / pages) * 10000) / 10000 : 0,
     };
+  }
+
+  /** One entry a UTC day, oldest first, ending today; days without pages are zeros. */
+  async daily(
+    accountId: string,
+    environment: Environment,
+    days: number,
+    now = new Date(),
+  ): Promise<UsageDay[]> {
+    const { today } = utcPeriod(now);
+    const start = new Date(Date.parse(today) - (days - 1) * DAY_MS).toISOString().slice(0, 10);
+    const rows = await this.usage.query<{ day: string; pages: number; succeeded: number; failed: number }[]>(
+      `SELECT DATE_FORMAT(day, '%Y-%m-%d') AS day, pages, succeeded, failed
+         FROM usage_daily
+        WHERE account_id = ? AND environment = ? AND day >= ? AND day <= ?`,
+      [accountId, environment, start, today],
+    );
+    const byDay = new Map(rows.map((r) => [r.day, r]));
+    return Array.from({ length: days }, (_, i) => {
+      const day = new Date(Date.parse(start) + i * DAY_MS).toISOString().slice(0, 10);
+      const r = byDay.get(day);
+      return {
+        day,
+        pages: Number(r?.pages ?? 0),
+        succeeded: Number(r?.succeeded ?? 0),
+        failed: Number(r?.failed ?? 0),
+      };
+    });
   }
 }

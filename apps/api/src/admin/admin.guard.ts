@@ -1,28 +1,50 @@
-import { CanActivate, ExecutionContext, Injectable, UseGuards, applyDecorators } from '@nestjs/common';
+import {
+  CanActivate,
+  ExecutionContext,
+  Injectable,
+  UseGuards,
+  UseInterceptors,
+  applyDecorators,
+} from '@nestjs/common';
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { Request } from 'express';
 import { ApiEnv } from '@app/config';
 import { UnauthorizedError } from '@app/common';
-import { SkipApiKey } from '@app/auth';
+import { AdminIdentity, AdminsService, SkipApiKey } from '@app/auth';
+import { AuditInterceptor } from './audit.interceptor';
+import type { AdminRequest } from './admin-request';
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
 
-/** Admin routes take ADMIN_TOKEN as their bearer, compared in constant time; never a customer key. */
+/** ADMIN_TOKEN acts as this identity: it bootstraps the first admin and stays usable after. */
+export const BOOTSTRAP_ADMIN: AdminIdentity = { id: 'bootstrap', email: null };
+
+/**
+ * Admin routes take an admin key (`osk_admin_…`) or ADMIN_TOKEN (compared in constant time) as
+ * their bearer; never a customer key. Every failure is the same 401 as on /v1.
+ */
 @Injectable()
 export class AdminGuard implements CanActivate {
-  private readonly expected: Buffer | null;
+  private readonly bootstrap: Buffer | null;
 
-  constructor(env: ApiEnv) {
-    this.expected = env.ADMIN_TOKEN ? digest(env.ADMIN_TOKEN) : null;
+  constructor(
+    env: ApiEnv,
+    private readonly admins: AdminsService,
+  ) {
+    this.bootstrap = env.ADMIN_TOKEN ? digest(env.ADMIN_TOKEN) : null;
   }
 
-  canActivate(context: ExecutionContext): boolean {
-    const header = context.switchToHttp().getRequest<Request>().headers.authorization ?? '';
-    const token = /^Bearer (\S+)$/i.exec(header)?.[1];
-    if (!this.expected || !token || !timingSafeEqual(digest(token), this.expected))
-      throw new UnauthorizedError();
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const req = context.switchToHttp().getRequest<AdminRequest>();
+    const token = /^Bearer (\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
+    if (!token) throw new UnauthorizedError();
+    req.admin =
+      this.bootstrap && timingSafeEqual(digest(token), this.bootstrap)
+        ? BOOTSTRAP_ADMIN
+        : await this.admins.authenticate(token);
     return true;
   }
 }
 
-export const AdminRoute = () => applyDecorators(SkipApiKey(), UseGuards(AdminGuard));
+/** Every admin controller: admin bearer instead of a customer key, and its writes audited. */
+export const AdminRoute = () =>
+  applyDecorators(SkipApiKey(), UseGuards(AdminGuard), UseInterceptors(AuditInterceptor));

@@ -17,6 +17,7 @@ import {
 } from '@app/persistence';
 import { UNFETCHED_PAGE_CODES, type ScrapeOptions } from '@app/queue-contracts';
 import { WebhookDeliveries } from '@app/webhooks';
+import { OwnerScope, ownerFields, ownerWhere } from '../common/owner-scope';
 
 const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
 const MYSQL_DUPLICATE = 'ER_DUP_ENTRY';
@@ -135,20 +136,28 @@ export class JobsService {
     return earlier.id;
   }
 
-  async get(auth: AuthContext, id: string, cursor?: string, pageSize = 100): Promise<JobView> {
-    const job = await this.owned(auth, id);
-    return this.results.withResult(job, cursor, pageSize);
+  async get(
+    scope: OwnerScope,
+    id: string,
+    cursor?: string,
+    pageSize = 100,
+    withOwner = false,
+  ): Promise<JobView> {
+    const job = await this.owned(scope, id);
+    const view = await this.results.withResult(job, cursor, pageSize);
+    return withOwner ? { ...view, ...ownerFields(job) } : view;
   }
 
+  /** Newest first; `withOwner` adds account_id and environment to each item (admins list across accounts). */
   async list(
-    auth: AuthContext,
+    scope: OwnerScope,
     filter: { status?: JobStatus; type?: JobType; cursor?: string; limit: number },
+    withOwner = false,
   ): Promise<{ data: Omit<JobView, 'result'>[]; next: string | null }> {
     const before = filter.cursor ? decodeCursor(filter.cursor, 'job') : undefined;
     const rows = await this.jobs.find({
       where: {
-        accountId: auth.accountId,
-        environment: auth.environment,
+        ...ownerWhere(scope),
         ...(filter.status ? { status: filter.status } : {}),
         ...(filter.type ? { type: filter.type } : {}),
         ...(before ? { id: LessThan(before) } : {}),
@@ -159,7 +168,7 @@ export class JobsService {
     const page = rows.slice(0, filter.limit);
     const data = page.map((j) => {
       const { result: _result, ...rest } = this.results.view(j, null);
-      return rest;
+      return withOwner ? { ...rest, ...ownerFields(j) } : rest;
     });
     return { data, next: rows.length > filter.limit ? encodeCursor('job', page[page.length - 1].id) : null };
   }
@@ -169,8 +178,8 @@ export class JobsService {
    * reservation beyond the pages fetched or running goes back to the month's quota (for a crawl,
    * the rest of its limit too; URLs it reported without fetching never used any).
    */
-  async cancel(auth: AuthContext, id: string): Promise<JobView> {
-    const job = await this.owned(auth, id);
+  async cancel(scope: OwnerScope, id: string, withOwner = false): Promise<JobView> {
+    const job = await this.owned(scope, id);
     if (!TERMINAL_JOB_STATUSES.includes(job.status)) {
       const res = await this.jobs.update(
         { id: job.id, status: In(['queued', 'running']) },
@@ -186,8 +195,8 @@ export class JobsService {
           [UNFETCHED_PAGE_CODES, job.id],
         );
         await this.quota.release(
-          auth.accountId,
-          auth.environment,
+          job.accountId,
+          job.environment,
           Math.max(0, Number(row.unstarted)),
           job.createdAt,
         );
@@ -201,12 +210,12 @@ export class JobsService {
         }
       }
     }
-    return this.get(auth, id);
+    return this.get(scope, id, undefined, 100, withOwner);
   }
 
-  private async owned(auth: AuthContext, id: string): Promise<Job> {
+  private async owned(scope: OwnerScope, id: string): Promise<Job> {
     const job = /^job_[0-9a-z]{26}$/.test(id)
-      ? await this.jobs.findOneBy({ id, accountId: auth.accountId, environment: auth.environment })
+      ? await this.jobs.findOneBy({ id, ...ownerWhere(scope) })
       : null;
     if (!job) throw new NotFoundError('Job not found');
     return job;

@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { And, LessThan, MoreThan, MoreThanOrEqual, Repository } from 'typeorm';
 import { NotFoundError } from '@app/common';
-import type { AuthContext } from '@app/auth';
 import {
   DeliveryStatus,
   WebhookAttempt,
@@ -11,7 +10,7 @@ import {
   encodeCursor,
 } from '@app/persistence';
 import { WebhookDeliveries } from '@app/webhooks';
-import type { ReplayFilterDto } from './dto/deliveries-query.dto';
+import { OwnerScope, ownerFields, ownerWhere } from '../common/owner-scope';
 
 /** Deliveries one bulk replay call takes; `next` goes on from there. */
 const REPLAY_BATCH = 1000;
@@ -20,6 +19,9 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 export interface DeliveryView {
   id: string;
+  /** Admin views only. */
+  account_id?: string;
+  environment?: string;
   job_id: string;
   url: string;
   status: DeliveryStatus;
@@ -46,8 +48,20 @@ export interface AttemptView {
 
 export type DeliveryDetail = DeliveryView & { payload: unknown; attempts: AttemptView[] };
 
-function toView(d: WebhookDelivery): DeliveryView {
+/** What the list and a bulk replay select on, within the caller's scope. */
+export interface DeliveryFilter {
+  status?: DeliveryStatus;
+  jobId?: string;
+  /** Created at or after. */
+  since?: string;
+  /** Created before. */
+  until?: string;
+  cursor?: string;
+}
+
+function toView(d: WebhookDelivery, withOwner: boolean): DeliveryView {
   return {
+    ...(withOwner ? ownerFields(d) : {}),
     id: d.id,
     job_id: d.jobId,
     url: d.url,
@@ -76,7 +90,10 @@ function toAttemptView(a: WebhookAttempt): AttemptView {
   };
 }
 
-/** The caller's delivery log: every read and replay is scoped to its account and environment. */
+/**
+ * The delivery log: every read and replay is confined to an OwnerScope (a customer's own account
+ * and environment; an admin's filter). `withOwner` adds account_id and environment for admins.
+ */
 @Injectable()
 export class DeliveryLog {
   constructor(
@@ -87,63 +104,49 @@ export class DeliveryLog {
 
   /** Newest first; the payloads stay out of the list (one delivery can be megabytes). */
   async list(
-    auth: AuthContext,
-    q: { status?: DeliveryStatus; jobId?: string; cursor?: string; limit: number },
+    scope: OwnerScope,
+    q: DeliveryFilter & { limit: number },
+    withOwner = false,
   ): Promise<{ data: DeliveryView[]; next: string | null }> {
     const before = q.cursor ? decodeCursor(q.cursor, 'msg') : undefined;
     const rows = await this.deliveries.find({
-      where: {
-        ...scope(auth),
-        ...(q.status ? { status: q.status } : {}),
-        ...(q.jobId ? { jobId: q.jobId } : {}),
-        ...(before ? { id: LessThan(before) } : {}),
-      },
+      where: { ...matching(scope, q), ...(before ? { id: LessThan(before) } : {}) },
       select: listColumns,
       order: { id: 'DESC' },
       take: q.limit + 1,
     });
     const page = rows.slice(0, q.limit);
     return {
-      data: page.map(toView),
+      data: page.map((d) => toView(d, withOwner)),
       next: rows.length > q.limit ? encodeCursor('msg', page[page.length - 1].id) : null,
     };
   }
 
   /** One delivery with its logged payload and every attempt, oldest first. */
-  async get(auth: AuthContext, id: string): Promise<DeliveryDetail> {
-    const delivery = await this.owned(auth, id);
+  async get(scope: OwnerScope, id: string, withOwner = false): Promise<DeliveryDetail> {
+    const delivery = await this.owned(scope, id);
     const attempts = await this.attempts.find({ where: { deliveryId: id }, order: { attemptNo: 'ASC' } });
     return {
-      ...toView(delivery),
+      ...toView(delivery, withOwner),
       payload: JSON.parse(delivery.payload) as unknown,
       attempts: attempts.map(toAttemptView),
     };
   }
 
-  async replay(auth: AuthContext, id: string): Promise<DeliveryView> {
-    await this.owned(auth, id);
+  async replay(scope: OwnerScope, id: string, withOwner = false): Promise<DeliveryView> {
+    await this.owned(scope, id);
     await this.webhooks.replay([id]);
-    return toView(await this.owned(auth, id));
+    return toView(await this.owned(scope, id), withOwner);
   }
 
   /** Replays up to REPLAY_BATCH matching deliveries, oldest first; `next` continues the same filter. */
   async replayMatching(
-    auth: AuthContext,
-    filter: ReplayFilterDto,
+    scope: OwnerScope,
+    filter: DeliveryFilter,
   ): Promise<{ replayed: number; next: string | null }> {
     const after = filter.cursor ? decodeCursor(filter.cursor, 'msg') : undefined;
-    const created = [
-      ...(filter.since ? [MoreThanOrEqual(new Date(filter.since))] : []),
-      ...(filter.until ? [LessThan(new Date(filter.until))] : []),
-    ];
     const rows = await this.deliveries.find({
-      where: {
-        ...scope(auth),
-        ...(filter.status ? { status: filter.status } : {}),
-        ...(filter.job_id ? { jobId: filter.job_id } : {}),
-        ...(after ? { id: MoreThan(after) } : {}),
-        ...(created.length ? { createdAt: And(...created) } : {}),
-      },
+      where: { ...matching(scope, filter), ...(after ? { id: MoreThan(after) } : {}) },
       select: { id: true },
       order: { id: 'ASC' },
       take: REPLAY_BATCH + 1,
@@ -156,19 +159,32 @@ export class DeliveryLog {
     };
   }
 
-  private async owned(auth: AuthContext, id: string): Promise<WebhookDelivery> {
+  private async owned(scope: OwnerScope, id: string): Promise<WebhookDelivery> {
     const delivery = /^msg_[0-9a-z]{26}$/.test(id)
-      ? await this.deliveries.findOneBy({ id, ...scope(auth) })
+      ? await this.deliveries.findOneBy({ id, ...ownerWhere(scope) })
       : null;
     if (!delivery) throw new NotFoundError('Delivery not found');
     return delivery;
   }
 }
 
-const scope = (auth: AuthContext) => ({ accountId: auth.accountId, environment: auth.environment });
+function matching(scope: OwnerScope, f: DeliveryFilter) {
+  const created = [
+    ...(f.since ? [MoreThanOrEqual(new Date(f.since))] : []),
+    ...(f.until ? [LessThan(new Date(f.until))] : []),
+  ];
+  return {
+    ...ownerWhere(scope),
+    ...(f.status ? { status: f.status } : {}),
+    ...(f.jobId ? { jobId: f.jobId } : {}),
+    ...(created.length ? { createdAt: And(...created) } : {}),
+  };
+}
 
 const listColumns = {
   id: true,
+  accountId: true,
+  environment: true,
   jobId: true,
   url: true,
   status: true,

@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { AuthContext, CurrentAuth } from '@app/auth';
-import { DeliveryListQueryDto, ReplayFilterDto } from './dto/deliveries-query.dto';
+import { DeliveryListQueryDto, ReplayFilterDto, toDeliveryFilter } from './dto/deliveries-query.dto';
 import { DeliveryDetail, DeliveryLog, DeliveryView } from './delivery-log.service';
 
 /** The delivery log (spec "Webhook delivery log"); dead letters are `status=failed`. */
@@ -10,14 +10,14 @@ export class WebhookDeliveriesController {
 
   @Get()
   async list(@CurrentAuth() auth: AuthContext, @Query() q: DeliveryListQueryDto) {
-    return this.log.list(auth, { status: q.status, jobId: q.job_id, cursor: q.cursor, limit: q.limit ?? 50 });
+    return this.log.list(auth, { ...toDeliveryFilter(q), limit: q.limit ?? 50 });
   }
 
   /** Bulk replay, e.g. `{"status": "failed", "since": "2026-11-01T00:00:00Z"}`. */
   @Post('replay')
   @HttpCode(202)
   async replayMatching(@CurrentAuth() auth: AuthContext, @Body() filter: ReplayFilterDto) {
-    return this.log.replayMatching(auth, filter);
+    return this.log.replayMatching(auth, toDeliveryFilter(filter));
   }
 
   @Get(':id')

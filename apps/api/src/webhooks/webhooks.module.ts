@@ -10,5 +10,6 @@ import { WebhookSecretController } from './webhook-secret.controller';
   imports: [TypeOrmModule.forFeature([WebhookDelivery, WebhookAttempt]), WebhooksLibModule],
   controllers: [WebhookSecretController, WebhookDeliveriesController],
   providers: [DeliveryLog],
+  exports: [DeliveryLog],
 })
 export class WebhooksModule {}

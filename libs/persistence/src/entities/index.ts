@@ -15,6 +15,9 @@ export { WebhookAttempt } from './webhook-attempt.entity';
 export { UsageDaily } from './usage-daily.entity';
 export { QuotaMonthly } from './quota-monthly.entity';
 export { UsageFlush } from './usage-flush.entity';
+export { Admin } from './admin.entity';
+export { AdminKey } from './admin-key.entity';
+export { AuditEntry } from './audit-entry.entity';
 
 import { Plan } from './plan.entity';
 import { Account } from './account.entity';
@@ -28,6 +31,9 @@ import { WebhookAttempt } from './webhook-attempt.entity';
 import { UsageDaily } from './usage-daily.entity';
 import { QuotaMonthly } from './quota-monthly.entity';
 import { UsageFlush } from './usage-flush.entity';
+import { Admin } from './admin.entity';
+import { AdminKey } from './admin-key.entity';
+import { AuditEntry } from './audit-entry.entity';
 
 export const ENTITIES = [
   Plan,
@@ -42,4 +48,7 @@ export const ENTITIES = [
   UsageDaily,
   QuotaMonthly,
   UsageFlush,
+  Admin,
+  AdminKey,
+  AuditEntry,
 ];

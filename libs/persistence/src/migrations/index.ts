@@ -3,10 +3,12 @@ import { InitialSchema1795333566473 } from './1795333566473-InitialSchema';
 import { SeedPlans1795333566474 } from './1795333566474-SeedPlans';
 import { QuotaAndUsageFlushes1795334621020 } from './1795334621020-QuotaAndUsageFlushes';
 import { WebhookDeliveryPerJob1795335157078 } from './1795335157078-WebhookDeliveryPerJob';
+import { AdminsAndAuditLog1795437117585 } from './1795437117585-AdminsAndAuditLog';
 
 export const MIGRATIONS = [
   InitialSchema1795333566473,
   SeedPlans1795333566474,
   QuotaAndUsageFlushes1795334621020,
   WebhookDeliveryPerJob1795335157078,
+  AdminsAndAuditLog1795437117585,
 ];

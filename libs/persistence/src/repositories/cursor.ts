@@ -1,7 +1,7 @@
 import { InvalidRequestError } from '@app/common';
 
-/** idx: a page index; job, msg: a job or webhook delivery id (`<kind>_` + ULID). */
-type CursorKind = 'idx' | 'job' | 'msg';
+/** idx: a page index; job, msg, acc, aud: a job, webhook delivery, account or audit entry id (`<kind>_` + ULID). */
+type CursorKind = 'idx' | 'job' | 'msg' | 'acc' | 'aud';
 type CursorValue<K extends CursorKind> = K extends 'idx' ? number : string;
 
 /** Opaque to callers: base64url of a tagged position. */

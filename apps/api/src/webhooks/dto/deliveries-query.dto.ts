@@ -11,11 +11,12 @@ import {
   Min,
 } from 'class-validator';
 import type { DeliveryStatus } from '@app/persistence';
+import type { DeliveryFilter } from '../delivery-log.service';
 
 const DELIVERY_STATUSES: DeliveryStatus[] = ['pending', 'succeeded', 'failed'];
 
 /** What both the list and a bulk replay filter on; `cursor` is the `next` of an earlier answer. */
-class DeliveryFilterDto {
+export class DeliveryFilterDto {
   @IsOptional()
   @IsIn(DELIVERY_STATUSES)
   status?: DeliveryStatus;
@@ -31,15 +32,6 @@ class DeliveryFilterDto {
   cursor?: string;
 }
 
-export class DeliveryListQueryDto extends DeliveryFilterDto {
-  @IsOptional()
-  @Max(100)
-  @Min(1)
-  @IsInt()
-  @Type(() => Number)
-  limit?: number;
-}
-
 /** POST /v1/webhooks/deliveries/replay: which deliveries to send again (e.g. every dead one since T). */
 export class ReplayFilterDto extends DeliveryFilterDto {
   /** Deliveries created at or after this time. */
@@ -52,6 +44,23 @@ export class ReplayFilterDto extends DeliveryFilterDto {
   @IsISO8601({ strict: true })
   until?: string;
 }
+
+export class DeliveryListQueryDto extends ReplayFilterDto {
+  @IsOptional()
+  @Max(100)
+  @Min(1)
+  @IsInt()
+  @Type(() => Number)
+  limit?: number;
+}
+
+export const toDeliveryFilter = (q: ReplayFilterDto): DeliveryFilter => ({
+  status: q.status,
+  jobId: q.job_id,
+  since: q.since,
+  until: q.until,
+  cursor: q.cursor,
+});
 
 export class RotateQueryDto {
   /** For a leaked secret: the old one stops signing at once instead of after 24 h. */

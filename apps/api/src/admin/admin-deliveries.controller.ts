@@ -1,0 +1,42 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { DeliveryDetail, DeliveryLog, DeliveryView } from '../webhooks/delivery-log.service';
+import { toDeliveryFilter } from '../webhooks/dto/deliveries-query.dto';
+import { AdminRoute } from './admin.guard';
+import { Audited } from './audit.interceptor';
+import { AdminDeliveryListQueryDto, AdminReplayFilterDto } from './admin.dto';
+
+/** The delivery log of every account (dead letters: `status=failed`), through the customer's DeliveryLog. */
+@Controller('admin/v1/webhooks/deliveries')
+@AdminRoute()
+export class AdminDeliveriesController {
+  constructor(private readonly log: DeliveryLog) {}
+
+  @Get()
+  async list(@Query() q: AdminDeliveryListQueryDto) {
+    const scope = { accountId: q.account_id, environment: q.environment };
+    return this.log.list(scope, { ...toDeliveryFilter(q), limit: q.limit ?? 50 }, true);
+  }
+
+  /** Bulk replay over every account unless `account_id`/`environment` narrow it; 1000 a call, `next` goes on. */
+  @Post('replay')
+  @HttpCode(202)
+  @Audited('delivery.replay_bulk')
+  async replayMatching(@Body() f: AdminReplayFilterDto) {
+    return this.log.replayMatching(
+      { accountId: f.account_id, environment: f.environment },
+      toDeliveryFilter(f),
+    );
+  }
+
+  @Get(':id')
+  async get(@Param('id') id: string): Promise<DeliveryDetail> {
+    return this.log.get({}, id, true);
+  }
+
+  @Post(':id/replay')
+  @HttpCode(202)
+  @Audited('delivery.replay')
+  async replay(@Param('id') id: string): Promise<DeliveryView> {
+    return this.log.replay({}, id, true);
+  }
+}

@@ -1,0 +1,35 @@
+import { Controller, Delete, Get, Param, Query } from '@nestjs/common';
+import type { JobView } from '@app/persistence';
+import { JobsService } from '../jobs/jobs.service';
+import { JobResultQueryDto } from '../jobs/dto/job-query.dto';
+import { AdminRoute } from './admin.guard';
+import { Audited } from './audit.interceptor';
+import { AdminJobListQueryDto } from './admin.dto';
+
+/** Jobs of every account through the customer's JobsService, with the admin's filter as scope. */
+@Controller('admin/v1/jobs')
+@AdminRoute()
+export class AdminJobsController {
+  constructor(private readonly jobs: JobsService) {}
+
+  @Get()
+  async list(@Query() q: AdminJobListQueryDto) {
+    const scope = { accountId: q.account_id, environment: q.environment };
+    return this.jobs.list(
+      scope,
+      { status: q.status, type: q.type, cursor: q.cursor, limit: q.limit ?? 50 },
+      true,
+    );
+  }
+
+  @Get(':id')
+  async get(@Param('id') id: string, @Query() q: JobResultQueryDto): Promise<JobView> {
+    return this.jobs.get({}, id, q.cursor, q.page_size ?? 100, true);
+  }
+
+  @Delete(':id')
+  @Audited('job.cancel')
+  async cancel(@Param('id') id: string): Promise<JobView> {
+    return this.jobs.cancel({}, id, true);
+  }
+}

@@ -1,0 +1,12 @@
+import { ExecutionContext, createParamDecorator } from '@nestjs/common';
+import type { Request } from 'express';
+import type { AdminIdentity } from '@app/auth';
+
+export type AdminRequest = Request & { admin?: AdminIdentity; id?: string };
+
+/** The admin resolved by AdminGuard. */
+export const CurrentAdmin = createParamDecorator((_data: unknown, ctx: ExecutionContext): AdminIdentity => {
+  const admin = ctx.switchToHttp().getRequest<AdminRequest>().admin;
+  if (!admin) throw new Error('CurrentAdmin used on a route without AdminGuard');
+  return admin;
+});
