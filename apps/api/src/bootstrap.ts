@@ -6,6 +6,7 @@ import { ApiEnv } from '@app/config';
 import { AppModule, ApiModuleOptions } from './app.module';
 import { requestId } from './common/request-id';
 import { createValidationPipe } from './common/validation';
+import { serveDashboard } from './dashboard/dashboard';
 
 const BATCH_BODY_LIMIT = '128mb';
 
@@ -21,6 +22,7 @@ export async function createApiApp(
   });
   app.useLogger(app.get(Logger));
   app.use(requestId);
+  serveDashboard(app);
   // A million-URL batch is ~60 MB of JSON; every other body is small. The first parser that
   // matches a request parses it; the second then skips it.
   app.use('/v1/scrape/batch/async', json({ limit: BATCH_BODY_LIMIT }));
