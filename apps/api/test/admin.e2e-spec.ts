@@ -145,6 +145,12 @@ describe('admin API', () => {
       });
 
       await admin().patch(`/admin/v1/accounts/${id}`, { plan: 'pro' }).expect(200);
+      const byPlan = (plan: string) =>
+        admin()
+          .get(`/admin/v1/accounts?plan=${plan}&email=${encodeURIComponent(mail)}`)
+          .expect(200);
+      expect((await byPlan('pro')).body.data.map((x: { id: string }) => x.id)).toEqual([id]);
+      expect((await byPlan('free')).body.data).toEqual([]);
       expect((await as(live).get('/v1/me').expect(200)).body.user).toMatchObject({
         plan: 'pro',
         limit: 500000,
