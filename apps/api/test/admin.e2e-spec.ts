@@ -262,6 +262,20 @@ describe('admin API', () => {
       expect(detail.body).toMatchObject({ job_id: jobB, account_id: b.id, status: 'failed' });
       await admin().get('/admin/v1/jobs?account_id=nope').expect(400);
 
+      // Nothing consumes the render queue here: an accepted job stays queued until cancelled.
+      const queued = await as(a.testKey)
+        .post('/v1/scrape/async', { url: 'https://127.0.0.1:9/page' })
+        .expect(202);
+      const cancelled = await admin().delete(`/admin/v1/jobs/${queued.body.job_id}`).expect(200);
+      expect(cancelled.body).toMatchObject({ status: 'cancelled', account_id: a.id, environment: 'sandbox' });
+      expect((await as(a.testKey).get(`/v1/jobs/${queued.body.job_id}`).expect(200)).body.status).toBe(
+        'cancelled',
+      );
+      expect((await auditOf(queued.body.job_id))[0]).toMatchObject({
+        admin_id: adminId,
+        action: 'job.cancel',
+      });
+
       await as(b.liveKey).get(`/v1/jobs/${jobA}`).expect(404);
       await as(b.liveKey).delete(`/v1/jobs/${jobA}`).expect(404);
       await as(a.testKey).get(`/v1/jobs/${jobA}`).expect(404);
