@@ -2,23 +2,27 @@
 import 'reflect-metadata';
 import type { ExecutionContext } from '@nestjs/common';
 import { loadApiEnv } from '@app/config';
-import { ApiKeyGuard, ApiKeysService, AuthedRequest, RateLimitGuard } from '@app/auth';
+import { ApiKeyGuard, ApiKeysService, AuthedRequest } from '@app/auth';
 import { createApiApp } from '../apps/api/src/bootstrap';
 
 /**
- * The production API built by the same createApiApp, with the work of its two global guards taken
- * out: the bench account's AuthContext is resolved once at start-up and attached to every request,
- * and no token is taken. Routes, pipes, error filter, logging and handlers are unchanged.
+ * The production API built by the same createApiApp, with the work of its global guard taken out:
+ * the bench account's AuthContext is resolved once at start-up and attached to every request, no
+ * token is taken and no Redis is read. The usage generation is the one the bench really has (none:
+ * nothing is ever flushed), so /v1/me's figures are cached as in the guarded API. Routes, pipes,
+ * error filter, logging and handlers are unchanged.
  */
 async function main(): Promise<void> {
   const env = loadApiEnv();
   const app = await createApiApp({ env });
-  const auth = await app.get(ApiKeysService).authenticate(`Bearer ${process.env.BENCH_API_KEY}`);
+  const apiKeys = app.get(ApiKeysService);
+  const auth = await apiKeys.resolve(apiKeys.keyHash(`Bearer ${process.env.BENCH_API_KEY}`));
   app.get(ApiKeyGuard).canActivate = async (context: ExecutionContext) => {
-    context.switchToHttp().getRequest<AuthedRequest>().auth = auth;
+    const req = context.switchToHttp().getRequest<AuthedRequest>();
+    req.auth = auth;
+    req.usageGeneration = null;
     return true;
   };
-  app.get(RateLimitGuard).canActivate = async () => true;
   await app.listen(env.PORT, '127.0.0.1');
 }
 

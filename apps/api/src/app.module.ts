@@ -5,7 +5,7 @@ import type { DestinationStream } from 'pino';
 import { ApiEnv, ConfigModule } from '@app/config';
 import { ErrorFilter, httpLoggerOptions } from '@app/common';
 import { PersistenceModule, RedisModule } from '@app/persistence';
-import { ApiKeyGuard, AuthModule, RateLimitGuard } from '@app/auth';
+import { ApiKeyGuard, AuthModule } from '@app/auth';
 
 import { AdminModule } from './admin/admin.module';
 import { HealthModule } from './health/health.module';
@@ -50,9 +50,8 @@ export class AppModule {
         ApiMetricsModule,
       ],
       providers: [
+        // Resolves the caller and takes its rate-limit token.
         { provide: APP_GUARD, useExisting: ApiKeyGuard },
-        // After ApiKeyGuard: limits the caller it resolved.
-        { provide: APP_GUARD, useExisting: RateLimitGuard },
         { provide: APP_FILTER, useClass: ErrorFilter },
       ],
     };

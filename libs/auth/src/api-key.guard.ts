@@ -1,22 +1,31 @@
 import { CanActivate, ExecutionContext, Injectable, SetMetadata, createParamDecorator } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { Request } from 'express';
-import { ApiKeysService } from './api-keys.service';
+import type { Request, Response } from 'express';
+import { RateLimitedError } from '@app/common';
+import { Admission } from './admission';
 import type { AuthContext } from './auth-context';
+import { rateLimitHeaders } from './token-bucket';
 
 const SKIP_API_KEY = 'auth:skip-api-key';
 
-/** Routes that do not take a customer key: health probes, and admin routes (they have their own guard). */
+/**
+ * Routes that do not take a customer key, and so are not rate limited: health probes, and admin
+ * routes (they have their own guard).
+ */
 export const SkipApiKey = () => SetMetadata(SKIP_API_KEY, true);
 
-export type AuthedRequest = Request & { auth?: AuthContext };
+export type AuthedRequest = Request & { auth?: AuthContext; usageGeneration?: string | null };
 
-/** Registered globally, so a new /v1 route is protected unless it opts out. */
+/**
+ * Registered globally, so a new /v1 route is protected unless it opts out. Resolves the caller and
+ * takes its rate-limit token (every authenticated call takes one, whatever its answer). The headers
+ * are set before the handler runs, so 200, 4xx and 429 answers all carry them.
+ */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
-    private readonly apiKeys: ApiKeysService,
+    private readonly admission: Admission,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -25,15 +34,29 @@ export class ApiKeyGuard implements CanActivate {
       context.getClass(),
     ]);
     if (skip) return true;
-    const req = context.switchToHttp().getRequest<AuthedRequest>();
-    req.auth = await this.apiKeys.authenticate(req.headers.authorization);
+    const http = context.switchToHttp();
+    const req = http.getRequest<AuthedRequest>();
+    const { auth, decision, usageGeneration } = await this.admission.admit(req.headers.authorization);
+    req.auth = auth;
+    req.usageGeneration = usageGeneration;
+    http.getResponse<Response>().set(rateLimitHeaders(decision));
+    if (!decision.allowed) throw new RateLimitedError(decision.retryAfterSeconds);
     return true;
   }
 }
 
+const authedRequest = (ctx: ExecutionContext): AuthedRequest => {
+  const req = ctx.switchToHttp().getRequest<AuthedRequest>();
+  if (!req.auth) throw new Error('used on a route that skips the API key guard');
+  return req;
+};
+
 /** The caller resolved by ApiKeyGuard. */
-export const CurrentAuth = createParamDecorator((_data: unknown, ctx: ExecutionContext): AuthContext => {
-  const auth = ctx.switchToHttp().getRequest<AuthedRequest>().auth;
-  if (!auth) throw new Error('CurrentAuth used on a route that skips the API key guard');
-  return auth;
-});
+export const CurrentAuth = createParamDecorator(
+  (_data: unknown, ctx: ExecutionContext): AuthContext => authedRequest(ctx).auth!,
+);
+
+/** The usage flush generation ApiKeyGuard read with the caller's token (for UsageService.summary). */
+export const CurrentUsageGeneration = createParamDecorator(
+  (_data: unknown, ctx: ExecutionContext): string | null => authedRequest(ctx).usageGeneration ?? null,
+);

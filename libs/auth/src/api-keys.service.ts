@@ -111,15 +111,18 @@ export class ApiKeysService {
     return toKeyView(await this.keys.findOneByOrFail({ id: key.id }));
   }
 
-  /** Missing, malformed, unknown, revoked and suspended all end in the same UnauthorizedError. */
-  async authenticate(authorization: string | undefined): Promise<AuthContext> {
+  /** The stored hash of a bearer key; a missing or malformed one is refused before any lookup. */
+  keyHash(authorization: string | undefined): string {
     const token = /^Bearer ([^\s]+)$/i.exec(authorization ?? '')?.[1];
     if (!token || !parseApiKey(token)) throw new UnauthorizedError();
-    const keyHash = hashApiKey(token, this.env.KEY_HASH_SECRET);
-    return this.cache.resolve(keyHash, () => this.load(keyHash));
+    return hashApiKey(token, this.env.KEY_HASH_SECRET);
   }
 
-  private async load(keyHash: string): Promise<AuthContext> {
+  /**
+   * The caller of a key hash, read from MySQL. Unknown, revoked and suspended end in the same
+   * UnauthorizedError as a malformed key. Admission puts AuthCache in front of it.
+   */
+  async resolve(keyHash: string): Promise<AuthContext> {
     const rows: AuthRow[] = await this.keys.query(
       `SELECT k.id AS key_id, k.environment, a.id AS account_id, a.email, p.id AS plan_id, p.name AS plan_name,
               p.rate_per_minute, p.monthly_quota, p.max_concurrent_pages

@@ -1,5 +1,6 @@
 import Redis from 'ioredis';
 import { loadSharedEnv } from '@app/config';
+import { UnavailableError } from '@app/common';
 import { RedisKeys } from '@app/persistence';
 import { AuthCache } from './auth-cache';
 import type { AuthContext } from './auth-context';
@@ -15,62 +16,49 @@ describe('AuthCache (real Redis, two replicas)', () => {
     [a, b] = redises.map((r) => new AuthCache(r, keys));
   });
   afterAll(async () => Promise.all(redises.map((r) => r.quit())));
+  afterEach(() => jest.restoreAllMocks());
 
-  const context = (plan: string): AuthContext => ({
+  const auth: AuthContext = {
     accountId: 'acc_1',
     email: 'a@example.test',
     environment: 'production',
     keyId: 'key_1',
-    plan: { id: 1, name: plan, ratePerMinute: 60, monthlyQuota: 1000, maxConcurrentPages: 2 },
-  });
-
-  /** A load that counts its calls and answers the plan of the moment. */
-  const source = (plan = 'starter') => {
-    const s = { plan, calls: 0, load: async () => (s.calls++, context(s.plan)) };
-    return s;
+    plan: { id: 1, name: 'starter', ratePerMinute: 60, monthlyQuota: 1000, maxConcurrentPages: 2 },
   };
 
-  it('answers from memory until another replica invalidates, then reads the source again', async () => {
-    const db = source();
-    expect((await a.resolve('h1', db.load)).plan.name).toBe('starter');
-    await a.resolve('h1', db.load);
-    expect(db.calls).toBe(1);
-    db.plan = 'pro';
+  it('remembers an entry with the generation read before its load', async () => {
+    const generation = await a.generation();
+    a.remember('h1', auth, generation);
+    expect(a.get('h1')).toMatchObject({ auth, generation });
+    expect(a.get('h2')).toBeUndefined();
+  });
+
+  it('gives every replica a new generation on invalidate, and empties the caller', async () => {
+    a.remember('h3', auth, await a.generation());
+    b.remember('h3', auth, await b.generation());
+    const before = await a.generation();
     await b.invalidate();
-    expect((await a.resolve('h1', db.load)).plan.name).toBe('pro');
-    expect(db.calls).toBe(2);
+    const after = await a.generation();
+    expect(after).not.toBeNull();
+    expect(after).not.toBe(before);
+    expect(b.get('h3')).toBeUndefined();
+    // a still holds its entry, but under the old generation: the token bucket's check refuses it.
+    expect(a.get('h3')?.generation).toBe(before);
   });
 
-  it('never keeps as current an answer loaded while an invalidation happened', async () => {
-    const db = source();
-    const racing = async () => {
-      const answer = await db.load();
-      db.plan = 'pro';
-      await b.invalidate();
-      return answer;
-    };
-    expect((await a.resolve('h2', racing)).plan.name).toBe('starter');
-    expect((await a.resolve('h2', db.load)).plan.name).toBe('pro');
+  it('forgets an entry after a few seconds, for changes made behind its back', () => {
+    const now = Date.now();
+    a.remember('h4', auth, 'g');
+    jest.spyOn(Date, 'now').mockReturnValue(now + 4000);
+    expect(a.get('h4')).toBeDefined();
+    jest.spyOn(Date, 'now').mockReturnValue(now + 6000);
+    expect(a.get('h4')).toBeUndefined();
   });
 
-  it('does not remember a failed load', async () => {
-    const refused = async (): Promise<AuthContext> => {
-      throw new Error('unknown key');
-    };
-    await expect(a.resolve('h3', refused)).rejects.toThrow('unknown key');
-    const db = source();
-    await a.resolve('h3', db.load);
-    expect(db.calls).toBe(1);
-  });
-
-  it('reads the source on every request while Redis does not answer', async () => {
+  it('answers 503 when Redis does not answer', async () => {
     const down = new Redis({ lazyConnect: true, enableOfflineQueue: false });
     try {
-      const cache = new AuthCache(down, keys);
-      const db = source();
-      await cache.resolve('h4', db.load);
-      await cache.resolve('h4', db.load);
-      expect(db.calls).toBe(2);
+      await expect(new AuthCache(down, keys).generation()).rejects.toBeInstanceOf(UnavailableError);
     } finally {
       down.disconnect();
     }

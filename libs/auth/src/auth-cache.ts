@@ -1,12 +1,17 @@
 import { Inject, Injectable } from '@nestjs/common';
 import Redis from 'ioredis';
 import { randomUUID } from 'node:crypto';
+import { UnavailableError } from '@app/common';
 import { REDIS, RedisKeys } from '@app/persistence';
 import type { AuthContext } from './auth-context';
 
-interface Entry {
+export interface CachedAuth {
   auth: AuthContext;
+  /** The generation token read before the key was loaded from MySQL. */
   generation: string | null;
+}
+
+interface Entry extends CachedAuth {
   expiresAt: number;
 }
 
@@ -16,10 +21,12 @@ const MAX_ENTRIES = 10_000;
 
 /**
  * Resolved API keys, kept in-process for a few seconds so a request does not wait on the key join in
- * MySQL. Every use compares the entry with one generation token in Redis (a GET, far cheaper than
- * the query); whatever can take access away or change limits (a revoked key, a suspended account, a
- * plan change) calls invalidate() before it answers, so the next request on any replica reads MySQL
- * again: a revoked key stops working on the very next request.
+ * MySQL. An entry is only good while one generation token in Redis still holds the value read before
+ * the entry was loaded; the caller checks that in the same atomic step as the rate-limit token
+ * (TokenBucket's watch), so the check costs no round trip of its own. Whatever can take access away
+ * or change limits (a revoked key, a suspended account, a plan change) calls invalidate() before it
+ * answers, so the next request on any replica reads MySQL again: a revoked key stops working on the
+ * very next request.
  */
 @Injectable()
 export class AuthCache {
@@ -30,23 +37,29 @@ export class AuthCache {
     private readonly keys: RedisKeys,
   ) {}
 
-  /** The cached AuthContext of a key hash while still current, else load()'s, remembered. */
-  async resolve(keyHash: string, load: () => Promise<AuthContext>): Promise<AuthContext> {
-    let generation: string | null;
-    try {
-      generation = await this.redis.get(this.generationKey);
-    } catch {
-      // Without Redis nothing can be confirmed current: read MySQL and remember nothing.
-      return load();
-    }
+  /** The entry of a key hash, unless expired; still to be checked against the generation. */
+  get(keyHash: string): CachedAuth | undefined {
     const entry = this.entries.get(keyHash);
-    if (entry && entry.generation === generation && entry.expiresAt > Date.now()) return entry.auth;
-    // The generation was read before the load: a change racing with it leaves this entry stale-marked.
-    const auth = await load();
+    if (entry && entry.expiresAt > Date.now()) return entry;
+    if (entry) this.entries.delete(keyHash);
+    return undefined;
+  }
+
+  /** `generation` must have been read before `auth` was loaded, so a racing change marks it stale. */
+  remember(keyHash: string, auth: AuthContext, generation: string | null): void {
     this.entries.delete(keyHash);
     if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
     this.entries.set(keyHash, { auth, generation, expiresAt: Date.now() + TTL_MS });
-    return auth;
+  }
+
+  /** The current generation token, for a load that has no cached entry to check. */
+  async generation(): Promise<string | null> {
+    try {
+      return await this.redis.get(this.generationKey);
+    } catch (err) {
+      // The bucket needs Redis as well: answer 503 as the limiter does.
+      throw new UnavailableError(`auth cache unavailable: ${(err as Error).message}`);
+    }
   }
 
   /** Makes every replica read keys, accounts and plans from MySQL again on their next request. */
@@ -56,7 +69,7 @@ export class AuthCache {
     await this.redis.set(this.generationKey, randomUUID());
   }
 
-  private get generationKey(): string {
+  get generationKey(): string {
     return this.keys.key('auth', 'generation');
   }
 }

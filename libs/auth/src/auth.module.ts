@@ -3,13 +3,14 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { Account, Admin, AdminKey, ApiKey, Plan, QuotaMonthly, UsageDaily } from '@app/persistence';
 import { AccountsService } from './accounts.service';
 import { AdminsService } from './admins.service';
+import { Admission } from './admission';
 import { ApiKeyGuard } from './api-key.guard';
 import { ApiKeysService } from './api-keys.service';
 import { AuthCache } from './auth-cache';
 import { QuotaService } from './quota.service';
-import { RateLimitGuard } from './rate-limit.guard';
 import { PlansService } from './plans.service';
 import { TokenBucket } from './token-bucket';
+import { UsageKeys } from './usage-recorder';
 import { UsageService } from './usage.service';
 
 const SERVICES = [
@@ -18,10 +19,11 @@ const SERVICES = [
   AccountsService,
   AdminsService,
   PlansService,
+  Admission,
   ApiKeyGuard,
   UsageService,
   TokenBucket,
-  RateLimitGuard,
+  UsageKeys,
   QuotaService,
 ];
 

@@ -11,9 +11,19 @@ import { Environment, REDIS, RedisKeys } from '@app/persistence';
  * Exact integer arithmetic: one token is 60,000,000 units and the bucket gains `capacity` units a
  * microsecond, i.e. `capacity` tokens a minute. Every value stays below 2^53, so Lua's doubles hold
  * them exactly. A missing key is a full bucket, so the key expires once it would be full again.
- * Returns {allowed, remaining (floor), seconds until full (ceil), seconds until one token (>= 1)}.
+ * Returns {allowed, remaining (floor), seconds until full (ceil), seconds until one token (>= 1)},
+ * then the values of the watched keys (KEYS[2..], '' when missing), read in the same atomic step so a
+ * caller can check its caches without a round trip of its own. With ARGV[2] = '1', KEYS[2] must hold
+ * ARGV[3]: otherwise nothing is taken and the first value is -1.
  */
 export const TOKEN_BUCKET_LUA = `
+local watched = {}
+for i = 2, #KEYS do
+  watched[i - 1] = redis.call('GET', KEYS[i]) or ''
+end
+if ARGV[2] == '1' and watched[1] ~= ARGV[3] then
+  return {-1, 0, 0, 0, unpack(watched)}
+end
 local capacity = tonumber(ARGV[1])
 local unit = 60000000
 local full = capacity * unit
@@ -38,12 +48,15 @@ local retry = 0
 if allowed == 0 then
   retry = math.max(1, math.ceil((unit - level) / capacity / 1000000))
 end
-return {allowed, math.floor(level / unit), math.ceil(missing / capacity / 1000000), retry}
+return {allowed, math.floor(level / unit), math.ceil(missing / capacity / 1000000), retry, unpack(watched)}
 `;
 
 declare module 'ioredis' {
   interface RedisCommander<Context> {
-    takeRateLimitToken(key: string, capacity: number): Result<[number, number, number, number], Context>;
+    takeRateLimitToken(
+      numberOfKeys: number,
+      ...keysAndArgs: (string | number)[]
+    ): Result<[number, number, number, number, ...string[]], Context>;
   }
 }
 
@@ -59,6 +72,19 @@ export interface RateLimitDecision {
   retryAfterSeconds: number;
 }
 
+/** Keys read atomically with a take; `expected`, when given, is what the first one must hold. */
+export interface Watch {
+  keys: string[];
+  expected?: string | null;
+}
+
+export interface BucketReply {
+  /** Null when the first watched key no longer held `expected`: no token was taken. */
+  decision: RateLimitDecision | null;
+  /** The watched keys' values, in order (null for a missing key). */
+  watched: (string | null)[];
+}
+
 @Injectable()
 export class TokenBucket {
   constructor(
@@ -66,26 +92,44 @@ export class TokenBucket {
     private readonly keys: RedisKeys,
   ) {
     // EVALSHA, with EVAL when the script cache was flushed (ioredis does the fallback).
-    redis.defineCommand('takeRateLimitToken', { numberOfKeys: 1, lua: TOKEN_BUCKET_LUA });
+    redis.defineCommand('takeRateLimitToken', { lua: TOKEN_BUCKET_LUA });
   }
 
-  /** Takes one token if there is one. The plan is passed on every call, so a plan change applies at once. */
-  async take(accountId: string, environment: Environment, perMinute: number): Promise<RateLimitDecision> {
+  /**
+   * Takes one token if there is one. The plan is passed on every call, so a plan change applies at
+   * once. `watch` lets the caller validate its caches in the same round trip.
+   */
+  async take(
+    accountId: string,
+    environment: Environment,
+    perMinute: number,
+    watch: Watch = { keys: [] },
+  ): Promise<BucketReply> {
     if (!Number.isInteger(perMinute) || perMinute < 1) {
       throw new Error(`a plan's per-minute limit must be a positive integer, got ${perMinute}`);
     }
-    let reply: [number, number, number, number];
+    const check = watch.expected === undefined ? '0' : '1';
+    let reply: [number, number, number, number, ...string[]];
     try {
       reply = await this.redis.takeRateLimitToken(
+        1 + watch.keys.length,
         this.keys.key('ratelimit', accountId, environment),
+        ...watch.keys,
         perMinute,
+        check,
+        watch.expected ?? '',
       );
     } catch (err) {
       // Without Redis the API cannot count: refuse with 503 rather than serve unlimited.
       throw new UnavailableError(`rate limiter unavailable: ${(err as Error).message}`);
     }
-    const [allowed, remaining, resetSeconds, retryAfterSeconds] = reply;
-    return { allowed: allowed === 1, limit: perMinute, remaining, resetSeconds, retryAfterSeconds };
+    const [allowed, remaining, resetSeconds, retryAfterSeconds, ...values] = reply;
+    const watched = values.map((v) => (v === '' ? null : v));
+    if (allowed === -1) return { decision: null, watched };
+    return {
+      decision: { allowed: allowed === 1, limit: perMinute, remaining, resetSeconds, retryAfterSeconds },
+      watched,
+    };
   }
 }
 

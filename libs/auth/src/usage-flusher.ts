@@ -171,6 +171,12 @@ export class UsageFlusher implements OnApplicationBootstrap, OnApplicationShutdo
         );
       });
     }
-    await this.redis.multi().del(this.keys.pendingBatch(id)).srem(this.keys.pendingBatches, id).exec();
+    // The new generation tells every API replica that its cached /v1/me figures are out of date.
+    await this.redis
+      .multi()
+      .del(this.keys.pendingBatch(id))
+      .srem(this.keys.pendingBatches, id)
+      .set(this.keys.generation, randomUUID())
+      .exec();
   }
 }

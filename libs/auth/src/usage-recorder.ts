@@ -31,6 +31,11 @@ export class UsageKeys {
   pendingBatch(id: string): string {
     return this.keys.key('usage', 'pending', id);
   }
+
+  /** Changed by every flush that wrote to usage_daily: what cached usage figures are checked against. */
+  get generation(): string {
+    return this.keys.key('usage', 'generation');
+  }
 }
 
 /**

@@ -32,16 +32,45 @@ export function utcPeriod(now: Date): { monthStart: string; today: string } {
   return { monthStart: `${today.slice(0, 7)}-01`, today };
 }
 
+interface Cached {
+  summary: UsageSummary;
+  generation: string | null;
+  expiresAt: number;
+}
+
+/** A safety net for usage_daily rows changed behind the flusher's back: they show within this time. */
+const TTL_MS = 5000;
+const MAX_ENTRIES = 10_000;
+
 /**
  * DESIGN.md "Request counting": a request is a finished page; averages and rates are over the
  * current UTC month; success_rate is a fraction 0..1.
  */
 @Injectable()
 export class UsageService {
+  /** Figures by account, environment and UTC day, each with the usage generation it was read under. */
+  private readonly cache = new Map<string, Cached>();
+
   constructor(@InjectRepository(UsageDaily) private readonly usage: Repository<UsageDaily>) {}
 
-  async summary(accountId: string, environment: Environment, now = new Date()): Promise<UsageSummary> {
+  /**
+   * The figures of the month so far. usage_daily only changes when UsageFlusher writes, and every
+   * such flush changes the usage generation in Redis (UsageKeys.generation); given the generation
+   * read during this request (ApiKeyGuard reads it with the rate-limit token), figures read under
+   * the same generation are answered from memory, so they stay exact after every flush.
+   */
+  async summary(
+    accountId: string,
+    environment: Environment,
+    generation?: string | null,
+    now = new Date(),
+  ): Promise<UsageSummary> {
     const { monthStart, today } = utcPeriod(now);
+    const key = `${accountId}:${environment}:${today}`;
+    const hit = this.cache.get(key);
+    if (generation !== undefined && hit && hit.generation === generation && hit.expiresAt > Date.now()) {
+      return hit.summary;
+    }
     const [row] = await this.usage.query<Totals[]>(
       `SELECT SUM(pages) AS pages, SUM(succeeded) AS succeeded, SUM(render_ms_total) AS render_ms,
               SUM(CASE WHEN day = ? THEN pages ELSE 0 END) AS today
@@ -50,12 +79,18 @@ export class UsageService {
       [today, accountId, environment, monthStart, today],
     );
     const pages = Number(row?.pages ?? 0);
-    return {
+    const summary = {
       requests_this_month: pages,
       requests_today: Number(row?.today ?? 0),
       avg_response_ms: pages ? Math.round((Number(row?.render_ms ?? 0) / pages) * 10) / 10 : 0,
       success_rate: pages ? Math.round((Number(row?.succeeded ?? 0) / pages) * 10000) / 10000 : 0,
     };
+    if (generation !== undefined) {
+      this.cache.delete(key);
+      if (this.cache.size >= MAX_ENTRIES) this.cache.delete(this.cache.keys().next().value!);
+      this.cache.set(key, { summary, generation, expiresAt: Date.now() + TTL_MS });
+    }
+    return summary;
   }
 
   /** One entry a UTC day, oldest first, ending today; days without pages are zeros. */

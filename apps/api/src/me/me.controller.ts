@@ -1,5 +1,5 @@
 import { Controller, Get } from '@nestjs/common';
-import { AuthContext, CurrentAuth, UsageService, UsageSummary } from '@app/auth';
+import { AuthContext, CurrentAuth, CurrentUsageGeneration, UsageService, UsageSummary } from '@app/auth';
 
 interface MeResponse {
   user: { email: string; plan: string; limit: number };
@@ -12,10 +12,13 @@ export class MeController {
   constructor(private readonly usage: UsageService) {}
 
   @Get()
-  async me(@CurrentAuth() auth: AuthContext): Promise<MeResponse> {
+  async me(
+    @CurrentAuth() auth: AuthContext,
+    @CurrentUsageGeneration() usageGeneration: string | null,
+  ): Promise<MeResponse> {
     return {
       user: { email: auth.email, plan: auth.plan.name, limit: auth.plan.monthlyQuota },
-      usage: await this.usage.summary(auth.accountId, auth.environment),
+      usage: await this.usage.summary(auth.accountId, auth.environment, usageGeneration),
     };
   }
 }

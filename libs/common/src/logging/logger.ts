@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import pino, { LoggerOptions } from 'pino';
 import type { Options as PinoHttpOptions } from 'pino-http';
 
@@ -45,14 +45,18 @@ export function httpLoggerOptions(level: string): PinoHttpOptions {
     // The API's request-id middleware has already chosen the id and set the header.
     genReqId: (req: IncomingMessage) => req.id ?? randomUUID(),
     customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
-    // Only what an operator needs; never the headers, which carry the key.
+    // Only what an operator needs; never the headers, which carry the key. Read from the raw
+    // request and response: pino-http's default wrapping first copies every header of both into an
+    // object these serializers would throw away, on every request.
+    wrapSerializers: false,
     serializers: {
-      req: (req: { id: string; method: string; url: string }) => ({
+      req: (req: IncomingMessage & { id: string; originalUrl?: string }) => ({
         id: req.id,
         method: req.method,
-        url: req.url,
+        url: req.originalUrl ?? req.url,
       }),
-      res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+      res: (res: ServerResponse) => ({ statusCode: res.statusCode }),
+      err: pino.stdSerializers.err,
     },
   };
 }
