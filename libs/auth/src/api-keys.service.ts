@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { KeyObject, createSecretKey } from 'node:crypto';
 import { InjectRepository } from '@nestjs/typeorm';
 import { IsNull, Repository } from 'typeorm';
 import { SharedEnv } from '@app/config';
@@ -50,11 +51,15 @@ export function toKeyView(k: ApiKey): ApiKeyView {
 
 @Injectable()
 export class ApiKeysService {
+  private readonly hashSecret: KeyObject;
+
   constructor(
     @InjectRepository(ApiKey) private readonly keys: Repository<ApiKey>,
-    private readonly env: SharedEnv,
+    env: SharedEnv,
     private readonly cache: AuthCache,
-  ) {}
+  ) {
+    this.hashSecret = createSecretKey(Buffer.from(env.KEY_HASH_SECRET));
+  }
 
   async issue(
     accountId: string,
@@ -76,7 +81,7 @@ export class ApiKeysService {
       id: newId('key'),
       accountId,
       environment,
-      keyHash: hashApiKey(key, this.env.KEY_HASH_SECRET),
+      keyHash: hashApiKey(key, this.hashSecret),
       prefix,
       last4,
       name,
@@ -115,7 +120,7 @@ export class ApiKeysService {
   keyHash(authorization: string | undefined): string {
     const token = /^Bearer ([^\s]+)$/i.exec(authorization ?? '')?.[1];
     if (!token || !parseApiKey(token)) throw new UnauthorizedError();
-    return hashApiKey(token, this.env.KEY_HASH_SECRET);
+    return hashApiKey(token, this.hashSecret);
   }
 
   /**

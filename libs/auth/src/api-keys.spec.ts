@@ -1,3 +1,4 @@
+import { createSecretKey } from 'node:crypto';
 import { generateApiKey, hashApiKey, keyKind, parseApiKey } from './api-keys';
 
 describe('API keys', () => {
@@ -44,5 +45,9 @@ describe('API keys', () => {
     expect(hashApiKey(key, 'a'.repeat(32))).toMatch(/^[0-9a-f]{64}$/);
     expect(hashApiKey(key, 'a'.repeat(32))).toBe(hashApiKey(key, 'a'.repeat(32)));
     expect(hashApiKey(key, 'a'.repeat(32))).not.toBe(hashApiKey(key, 'b'.repeat(32)));
+    // Keys stored before the secret was held as a KeyObject still match.
+    expect(hashApiKey(key, createSecretKey(Buffer.from('a'.repeat(32))))).toBe(
+      hashApiKey(key, 'a'.repeat(32)),
+    );
   });
 });
