@@ -18,6 +18,7 @@ import { WebhooksModule } from './webhooks/webhooks.module';
 import { QueuesModule } from '@app/queues';
 import { MetricsModule } from '@app/metrics';
 import { ApiMetricsModule } from './metrics/metrics.module';
+import { HttpDrain } from './common/http-drain';
 
 export interface ApiModuleOptions {
   env: ApiEnv;
@@ -54,6 +55,7 @@ export class AppModule {
         // After ApiKeyGuard: limits the caller it resolved.
         { provide: APP_GUARD, useExisting: RateLimitGuard },
         { provide: APP_FILTER, useClass: ErrorFilter },
+        HttpDrain,
       ],
     };
   }
