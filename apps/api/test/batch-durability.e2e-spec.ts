@@ -93,7 +93,7 @@ describe('batch durability', () => {
   }, 240_000);
 
   it('finishes or hands back its pages when a worker gets SIGTERM mid-batch, then exits 0', async () => {
-    const urls = Array.from({ length: 300 }, (_, i) => `${site.origin}/slow?ms=150&drain=${i}`);
+    const urls = Array.from({ length: 150 }, (_, i) => `${site.origin}/slow?ms=150&drain=${i}`);
     // The slow answer is the page's whole network activity: no need to wait long for quiet after it.
     const fast = { RENDER_CONCURRENCY: '4', RENDER_IDLE_MS: '50' };
     const first = await startWorker({ ...fast, SHUTDOWN_GRACE_MS: '60000' });

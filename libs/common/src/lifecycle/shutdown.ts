@@ -13,7 +13,9 @@ export function exitAfterDrain(drain: (signal: NodeJS.Signals) => Promise<number
     drain(signal).then(
       (code) => process.exit(code),
       (err: unknown) => {
-        process.stderr.write(`shutdown failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+        process.stderr.write(
+          `shutdown failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+        );
         process.exit(1);
       },
     );
