@@ -6,6 +6,7 @@ import { ApiEnv } from '@app/config';
 import { AppModule, ApiModuleOptions } from './app.module';
 import { requestId } from './common/request-id';
 import { HttpDrain } from './common/http-drain';
+import { serveOpenApi } from './common/openapi';
 import { createValidationPipe } from './common/validation';
 import { serveDashboard } from './dashboard/dashboard';
 
@@ -32,5 +33,6 @@ export async function createApiApp(
   app.useGlobalPipes(createValidationPipe());
   app.disable('x-powered-by');
   app.set('trust proxy', false);
+  serveOpenApi(app);
   return app;
 }
