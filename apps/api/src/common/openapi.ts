@@ -105,7 +105,9 @@ const ERRORS = {
     },
   },
   503: {
-    description: 'Unavailable: a dependency is down, or the server is shutting down (code `unavailable`).',
+    description:
+      'Unavailable: MySQL or Redis is down (with retry-after), the worker could not render a sync page, or the server is shutting down (code `unavailable`).',
+    headers: { 'retry-after': integerHeader('Seconds to wait, when a backing store is down.') },
   },
   504: { description: 'No worker answered in time (code `timeout`).' },
 } as const;
@@ -118,9 +120,9 @@ export const ApiErrors = (...statuses: ErrorStatus[]) =>
     ...statuses.map((status) => ApiResponse({ status, type: ErrorBodyDto, ...ERRORS[status] })),
   );
 
-/** A customer route: the API key, and the 401 and 429 every such route can answer. */
+/** A customer route: the API key, and the 401, 429 and 503 every such route can answer. */
 export const CustomerApi = (tag: string) =>
-  applyDecorators(ApiTags(tag), ApiBearerAuth(API_KEY_AUTH), ApiErrors(401, 429));
+  applyDecorators(ApiTags(tag), ApiBearerAuth(API_KEY_AUTH), ApiErrors(401, 429, 503));
 
 /** Builds the OpenAPI document from the app's controllers and DTOs (committed as docs/openapi.json). */
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {

@@ -24,7 +24,7 @@ export class ScrapeController {
     description: 'Waits for a worker. A page that failed is still a 200, with `error`.',
   })
   @ApiOkResponse({ type: PageResultDto })
-  @ApiErrors(400, 402, 413, 503, 504)
+  @ApiErrors(400, 402, 413, 504)
   async scrapeNow(@CurrentAuth() auth: AuthContext, @Body() body: ScrapeRequestDto): Promise<PageResultDto> {
     return this.scrape.scrape(auth, body);
   }
