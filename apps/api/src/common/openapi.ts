@@ -153,7 +153,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .addTag('account', 'Plan, usage and API keys of the caller')
     .addTag('webhooks', 'Signing secret and delivery log')
     .addTag('admin', 'Operator API (ADMIN_TOKEN)')
-    .addTag('health', 'Liveness and readiness')
+    .addTag('health', 'Liveness, readiness and metrics')
     .build();
   return SwaggerModule.createDocument(app, config, {
     // e.g. WebhookDeliveriesController.list -> webhookDeliveriesList
