@@ -40,6 +40,22 @@ describe('validate:deploy', () => {
     ]);
   });
 
+  it('keeps terminationGracePeriodSeconds above preStop plus the drain time', () => {
+    const short = withEdit(
+      'k8s/api-deployment.yaml',
+      'terminationGracePeriodSeconds: 150',
+      'terminationGracePeriodSeconds: 140',
+    );
+    expect(checkDeployFiles(short)).toEqual([
+      'Deployment scraper-api: terminationGracePeriodSeconds (140) must exceed preStop (5 s) + SHUTDOWN_GRACE_MS (140 s)',
+    ]);
+    const long = withEdit('k8s/configmap.yaml', "SHUTDOWN_GRACE_MS: '140000'", "SHUTDOWN_GRACE_MS: '150000'");
+    expect(checkDeployFiles(long)).toEqual([
+      'Deployment scraper-api: terminationGracePeriodSeconds (150) must exceed preStop (5 s) + SHUTDOWN_GRACE_MS (150 s)',
+      'Deployment scraper-worker: terminationGracePeriodSeconds (150) must exceed preStop (0 s) + SHUTDOWN_GRACE_MS (150 s)',
+    ]);
+  });
+
   it("checks each container's environment against its app's config schema", () => {
     const typo = withEdit('k8s/configmap.yaml', 'RENDER_CONCURRENCY:', 'RENDER_CONCURENCY:');
     expect(checkDeployFiles(typo)).toEqual([

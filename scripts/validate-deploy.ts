@@ -246,6 +246,7 @@ function checkWorkloads(docs: Obj[]): string[] {
           problems.push(`${where}: ${variable} must come from a Secret`);
       if (name in HEALTH_PORT_VARIABLE) problems.push(...checkProbes(where, container, schema, env));
       if (name === 'worker') problems.push(...checkWorkerPod(where, pod, container));
+      if (name === 'api' || name === 'worker') problems.push(...checkGracePeriod(where, pod, container, env));
     }
   }
 
@@ -387,11 +388,27 @@ function checkWorkerPod(where: string, pod: Obj, container: Obj): string[] {
     .find((v) => v.name === shm?.name);
   if (at(volume, 'emptyDir', 'medium') !== 'Memory' || at(volume, 'emptyDir', 'sizeLimit') === undefined)
     problems.push(`${where}: /dev/shm must be an emptyDir in Memory with a sizeLimit`);
-  // A page in flight may run for its whole timeout before the worker can exit.
+  return problems;
+}
+
+/**
+ * The kubelet kills a pod terminationGracePeriodSeconds after it starts stopping it: that must cover
+ * the preStop pause plus the app's own drain (SHUTDOWN_GRACE_MS), and the drain must outlast a page
+ * in flight (a worker's page, or the page a sync scrape on the API waits for).
+ */
+function checkGracePeriod(where: string, pod: Obj, container: Obj, env: Record<string, string>): string[] {
+  const problems: string[] = [];
+  const drainMs = Number(env.SHUTDOWN_GRACE_MS ?? new ApiEnv().SHUTDOWN_GRACE_MS);
+  const preStop = list(at(container, 'lifecycle', 'preStop', 'exec', 'command')).map(str);
+  const preStopS = preStop[0] === 'sleep' ? Number(preStop[1]) : 0;
   const grace = Number(pod.terminationGracePeriodSeconds ?? 30);
-  if (grace <= MAX_TIMEOUT_MS / 1000)
+  if (drainMs <= MAX_TIMEOUT_MS)
     problems.push(
-      `${where}: terminationGracePeriodSeconds (${grace}) must exceed a page's longest timeout (${MAX_TIMEOUT_MS / 1000} s)`,
+      `${where}: SHUTDOWN_GRACE_MS (${drainMs}) must exceed a page's longest timeout (${MAX_TIMEOUT_MS} ms)`,
+    );
+  if (grace <= preStopS + drainMs / 1000)
+    problems.push(
+      `${where}: terminationGracePeriodSeconds (${grace}) must exceed preStop (${preStopS} s) + SHUTDOWN_GRACE_MS (${drainMs / 1000} s)`,
     );
   return problems;
 }

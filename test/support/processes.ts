@@ -59,19 +59,32 @@ export async function waitForHttp(url: string, timeoutMs = 20000): Promise<void>
  * A worker as a real child process (from dist) on the run's environment plus `overrides`, ready
  * once its /readyz answers.
  */
-export async function startWorkerProcess(overrides: NodeJS.ProcessEnv): Promise<RunningProcess> {
+export function startWorkerProcess(overrides: NodeJS.ProcessEnv): Promise<RunningProcess> {
+  return startApp('worker', 'WORKER_PORT', overrides);
+}
+
+/** The API as a real child process, like startWorkerProcess; `port` is where it listens. */
+export function startApiProcess(overrides: NodeJS.ProcessEnv): Promise<RunningProcess & { port: number }> {
+  return startApp('api', 'PORT', overrides);
+}
+
+async function startApp(
+  app: 'api' | 'worker',
+  portVariable: string,
+  overrides: NodeJS.ProcessEnv,
+): Promise<RunningProcess & { port: number }> {
   const port = await freePort();
-  const proc = runCompiled('apps/worker/src/main.js', {
+  const proc = runCompiled(`apps/${app}/src/main.js`, {
     ...process.env,
     LOG_LEVEL: 'warn',
     ...overrides,
-    WORKER_PORT: String(port),
+    [portVariable]: String(port),
   });
   try {
     await waitForHttp(`http://127.0.0.1:${port}/readyz`);
   } catch (err) {
     proc.child.kill('SIGKILL');
-    throw new Error(`worker never became ready: ${(err as Error).message}\n${proc.output()}`);
+    throw new Error(`${app} never became ready: ${(err as Error).message}\n${proc.output()}`);
   }
-  return proc;
+  return { ...proc, port };
 }

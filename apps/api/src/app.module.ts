@@ -18,6 +18,7 @@ import { WebhooksModule } from './webhooks/webhooks.module';
 import { QueuesModule } from '@app/queues';
 import { MetricsModule } from '@app/metrics';
 import { ApiMetricsModule } from './metrics/metrics.module';
+import { HttpDrain } from './common/http-drain';
 
 export interface ApiModuleOptions {
   env: ApiEnv;
@@ -53,6 +54,7 @@ export class AppModule {
         // Resolves the caller and takes its rate-limit token.
         { provide: APP_GUARD, useExisting: ApiKeyGuard },
         { provide: APP_FILTER, useClass: ErrorFilter },
+        HttpDrain,
       ],
     };
   }

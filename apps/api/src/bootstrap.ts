@@ -5,6 +5,8 @@ import { Logger } from 'nestjs-pino';
 import { ApiEnv } from '@app/config';
 import { AppModule, ApiModuleOptions } from './app.module';
 import { requestId } from './common/request-id';
+import { HttpDrain } from './common/http-drain';
+import { serveOpenApi } from './common/openapi';
 import { createValidationPipe } from './common/validation';
 import { serveDashboard } from './dashboard/dashboard';
 
@@ -22,6 +24,7 @@ export async function createApiApp(
   });
   app.useLogger(app.get(Logger));
   app.use(requestId);
+  app.use(app.get(HttpDrain).refuseWhileDraining);
   serveDashboard(app);
   // A million-URL batch is ~60 MB of JSON; every other body is small. The first parser that
   // matches a request parses it; the second then skips it.
@@ -30,6 +33,6 @@ export async function createApiApp(
   app.useGlobalPipes(createValidationPipe());
   app.disable('x-powered-by');
   app.set('trust proxy', false);
-  app.enableShutdownHooks();
+  serveOpenApi(app);
   return app;
 }

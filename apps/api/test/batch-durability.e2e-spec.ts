@@ -5,6 +5,7 @@ import { ApiHarness, TestAccount, createAccount, startApi } from '../../../test/
 import { OwnRedis, startRedisServer } from '../../../test/support/redis-server';
 import { RunningProcess, startWorkerProcess } from '../../../test/support/processes';
 import { allResults, waitForJob } from '../../../test/support/jobs';
+import { browserProcesses } from '../../../libs/rendering/test/browser-processes';
 
 /**
  * Destructive cases on a redis-server of their own, with workers as real child processes (from
@@ -17,8 +18,8 @@ describe('batch durability', () => {
   let account: TestAccount;
   const workers: RunningProcess[] = [];
 
-  async function startWorker(): Promise<RunningProcess> {
-    const proc = await startWorkerProcess({ REDIS_URL: redis.url });
+  async function startWorker(env: NodeJS.ProcessEnv = {}): Promise<RunningProcess> {
+    const proc = await startWorkerProcess({ REDIS_URL: redis.url, ...env });
     workers.push(proc);
     return proc;
   }
@@ -91,6 +92,39 @@ describe('batch durability', () => {
     await expectExactlyOnce(body.job_id, urls);
   }, 240_000);
 
+  it('finishes or hands back its pages when a worker gets SIGTERM mid-batch, then exits 0', async () => {
+    const urls = Array.from({ length: 150 }, (_, i) => `${site.origin}/slow?ms=150&drain=${i}`);
+    // The slow answer is the page's whole network activity: no need to wait long for quiet after it.
+    const fast = { RENDER_CONCURRENCY: '4', RENDER_IDLE_MS: '50' };
+    const first = await startWorker({ ...fast, SHUTDOWN_GRACE_MS: '60000' });
+    const { body } = await api
+      .http()
+      .post('/v1/scrape/batch/async')
+      .set('Authorization', `Bearer ${account.liveKey}`)
+      .send({ urls, render: 'browser' })
+      .expect(202);
+    await waitForProgress(body.job_id, 30);
+    const browsers = browserProcesses('playwright', first.child.pid);
+    expect(browsers.length).toBeGreaterThan(0);
+    first.child.kill('SIGTERM');
+    // 0 only when every active job finished or was handed back within SHUTDOWN_GRACE_MS (else 1).
+    expect(await first.exited).toBe(0);
+    expect(browsers.filter(isAlive)).toEqual([]);
+    const db = api.app.get(DataSource);
+    const [row] = await db.query(
+      "SELECT SUM(status = 'running') AS running, SUM(status = 'pending') AS pending FROM job_pages WHERE job_id = ?",
+      [body.job_id],
+    );
+    // Nothing left half-done, and work left for the next worker.
+    expect(Number(row.running)).toBe(0);
+    expect(Number(row.pending)).toBeGreaterThan(0);
+    await startWorker(fast);
+    await expectExactlyOnce(body.job_id, urls);
+    // Each page was fetched once: none was rendered by both workers.
+    const fetchedTwice = urls.filter((u) => site.hits(u.slice(site.origin.length)) !== 1);
+    expect(fetchedTwice).toEqual([]);
+  }, 240_000);
+
   it('finishes a batch after Redis loses all its data mid-way', async () => {
     const urls = Array.from({ length: 300 }, (_, i) => `${site.origin}/slow?ms=20&flush=${i}`);
     await startWorker();
@@ -107,3 +141,12 @@ describe('batch durability', () => {
     await expectExactlyOnce(body.job_id, urls);
   }, 240_000);
 });
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

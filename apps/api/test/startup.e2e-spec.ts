@@ -78,8 +78,8 @@ describe('start-up of the compiled apps', () => {
       expect(await ready.json()).toEqual({ status: 'ok', checks: { mysql: 'ok', redis: 'ok' } });
     } finally {
       worker.child.kill('SIGTERM');
-      // Nest closes the app, then re-raises the signal: a clean exit reports SIGTERM.
-      expect(await worker.exited).toBe('SIGTERM');
+      // Nothing to drain: the worker closes and exits 0.
+      expect(await worker.exited).toBe(0);
     }
   });
 });

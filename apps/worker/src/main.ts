@@ -1,9 +1,11 @@
 import 'reflect-metadata';
+import { Logger as NestLogger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
 import { ConfigError, loadWorkerEnv } from '@app/config';
-import { explainStartupFailure } from '@app/common';
+import { exitAfterDrain, explainStartupFailure } from '@app/common';
 import { WorkerModule } from './worker.module';
+import { QueueWorkers } from './processors/queue-workers';
 
 async function main(): Promise<void> {
   const env = loadWorkerEnv();
@@ -13,8 +15,22 @@ async function main(): Promise<void> {
     abortOnError: false,
   });
   app.useLogger(app.get(Logger));
-  app.enableShutdownHooks();
   await app.listen(env.WORKER_PORT, '0.0.0.0');
+  // Not Nest's shutdown hooks: they would close the browsers and the stores before the queues,
+  // under jobs still running. The drain comes first, then everything closes in Nest's order.
+  exitAfterDrain(async (signal) => {
+    const log = new NestLogger('Shutdown');
+    log.log(`${signal}: taking no new jobs, finishing the active ones`);
+    if (!(await app.get(QueueWorkers).drain(env.SHUTDOWN_GRACE_MS))) {
+      // Exiting closes the browsers (Playwright and Puppeteer kill them at exit); the unfinished
+      // jobs' locks lapse and Bull gives them to another worker, which renders those pages again.
+      log.warn(`jobs still active after SHUTDOWN_GRACE_MS (${env.SHUTDOWN_GRACE_MS} ms); exiting anyway`);
+      return 1;
+    }
+    log.log('drained; closing browsers and connections');
+    await app.close();
+    return 0;
+  });
 }
 
 main().catch((err: unknown) => {

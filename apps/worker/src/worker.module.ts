@@ -16,6 +16,7 @@ import { MetricsController } from './metrics/metrics.controller';
 import { RenderMetrics } from './metrics/render-metrics';
 import { DeliveryMetrics } from './metrics/delivery-metrics';
 import { QUEUE_PROCESSORS, QueueWorkers } from './processors/queue-workers';
+import { Draining } from './lifecycle/draining';
 import { RenderProcessor } from './processors/render.processor';
 import { JobProgress } from './render/job-progress.service';
 import { PageRunner } from './render/page-runner.service';
@@ -75,6 +76,7 @@ export class WorkerModule {
       controllers: [HealthController, MetricsController],
       providers: [
         { provide: APP_FILTER, useClass: ErrorFilter },
+        Draining,
         ...pageParts,
         ...renderParts,
         ...crawlParts,

@@ -4,3 +4,4 @@ export { newId } from './ids/ids';
 export { explainStartupFailure } from './errors/startup';
 export { ErrorFilter } from './http/error.filter';
 export { toErrorResponse } from './http/error-response';
+export { exitAfterDrain, settlesWithin } from './lifecycle/shutdown';

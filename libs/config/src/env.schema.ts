@@ -97,6 +97,17 @@ export class SharedEnv extends DatabaseEnv {
   WEBHOOK_INLINE_MAX_BYTES = 5 * 1024 * 1024;
 
   /**
+   * How long SIGTERM may take: the API drains open requests (a sync scrape waits up to its page
+   * timeout plus 15 s), the worker finishes or hands back its jobs. k8s terminationGracePeriodSeconds
+   * must cover it plus the preStop pause.
+   */
+  @Transform(toInt)
+  @Min(0)
+  @Max(3_600_000)
+  @IsInt()
+  SHUTDOWN_GRACE_MS = 140_000;
+
+  /**
    * Node's own variable (a PEM file of extra CAs). Node reads it only when a process starts; the
    * webhook sender reads it again so a process given it later (a test runner) trusts it as well.
    */

@@ -5,8 +5,10 @@
 export type OutputFormat = 'markdown' | 'html' | 'raw_html' | 'text' | 'links' | 'screenshot';
 export const OUTPUT_FORMATS: OutputFormat[] = ['markdown', 'html', 'raw_html', 'text', 'links', 'screenshot'];
 
-export type RenderMode = 'auto' | 'browser' | 'http';
-export type BrowserEngine = 'playwright' | 'puppeteer';
+export const RENDER_MODES = ['auto', 'browser', 'http'] as const;
+export type RenderMode = (typeof RENDER_MODES)[number];
+export const BROWSER_ENGINES = ['playwright', 'puppeteer'] as const;
+export type BrowserEngine = (typeof BROWSER_ENGINES)[number];
 export type EngineName = 'http' | BrowserEngine;
 
 export interface ScrapeOptions {
@@ -39,20 +41,22 @@ export const MAX_TIMEOUT_MS = 120_000;
 export const MAX_HTML_BYTES = 10 * 1024 * 1024;
 export const MAX_SCREENSHOT_BYTES = 5 * 1024 * 1024;
 
-export type PageErrorCode =
-  | 'HTTP_4XX'
-  | 'HTTP_5XX'
-  | 'TIMEOUT'
-  | 'DNS'
-  | 'CONNECT'
-  | 'TLS'
-  | 'BLOCKED_ADDRESS'
-  | 'BLOCKED_ROBOTS'
-  | 'TOO_LARGE'
-  | 'RENDER_CRASH'
-  | 'UNSUPPORTED_CONTENT'
-  | 'OUT_OF_SCOPE'
-  | 'CANCELLED';
+export const PAGE_ERROR_CODES = [
+  'HTTP_4XX',
+  'HTTP_5XX',
+  'TIMEOUT',
+  'DNS',
+  'CONNECT',
+  'TLS',
+  'BLOCKED_ADDRESS',
+  'BLOCKED_ROBOTS',
+  'TOO_LARGE',
+  'RENDER_CRASH',
+  'UNSUPPORTED_CONTENT',
+  'OUT_OF_SCOPE',
+  'CANCELLED',
+] as const;
+export type PageErrorCode = (typeof PAGE_ERROR_CODES)[number];
 
 export interface PageMetadata {
   title: string | null;

@@ -21,13 +21,13 @@ function descendsFrom(pid: number, ancestor: number): boolean {
 }
 
 /**
- * Kills (SIGKILL) the Chromium browser processes this test process launched through `library`:
- * only its own descendants, never another test run's browsers. The browser process is the one
- * without --type (renderers, GPU and utility processes have one); Debian's /usr/bin wrapper is a
- * shell that stays behind, so it is skipped.
+ * The Chromium browser processes `ancestor` launched through `library` (its descendants only, never
+ * another test run's browsers). The browser process is the one without --type (renderers, GPU and
+ * utility processes have one); Debian's /usr/bin wrapper is a shell that stays behind, so it is
+ * skipped.
  */
-export function killBrowsers(library: keyof typeof PROFILE_MARKERS): number {
-  let killed = 0;
+export function browserProcesses(library: keyof typeof PROFILE_MARKERS, ancestor = process.pid): number[] {
+  const pids: number[] = [];
   for (const entry of readdirSync('/proc')) {
     const pid = Number(entry);
     if (!Number.isInteger(pid)) continue;
@@ -41,10 +41,14 @@ export function killBrowsers(library: keyof typeof PROFILE_MARKERS): number {
       !args[0].endsWith('sh') &&
       args.some((a) => a.includes(PROFILE_MARKERS[library])) &&
       !args.some((a) => a.startsWith('--type='));
-    if (browser && descendsFrom(pid, process.pid)) {
-      process.kill(pid, 'SIGKILL');
-      killed++;
-    }
+    if (browser && descendsFrom(pid, ancestor)) pids.push(pid);
   }
-  return killed;
+  return pids;
+}
+
+/** Kills (SIGKILL) the browsers this test process launched through `library`; how many it killed. */
+export function killBrowsers(library: keyof typeof PROFILE_MARKERS): number {
+  const pids = browserProcesses(library);
+  for (const pid of pids) process.kill(pid, 'SIGKILL');
+  return pids.length;
 }

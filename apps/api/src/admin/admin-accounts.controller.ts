@@ -1,4 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
 import {
   AccountsService,
   AccountView,
@@ -46,6 +47,7 @@ export class AdminAccountsController {
   ) {}
 
   @Get('accounts')
+  @ApiOperation({ summary: 'Accounts, filtered by e-mail, status or plan' })
   async list(@Query() q: AccountListQueryDto) {
     return this.accounts.list({ ...q, limit: q.limit ?? 50 });
   }
@@ -54,11 +56,13 @@ export class AdminAccountsController {
   @Post('accounts')
   @HttpCode(201)
   @Audited('account.create', (r) => (r as CreatedAccount).account.id)
+  @ApiOperation({ summary: 'Creates an account with one production and one sandbox key, shown once' })
   async create(@Body() body: CreateAccountDto): Promise<CreatedAccount> {
     return this.accounts.create(body.email, body.plan);
   }
 
   @Get('accounts/:id')
+  @ApiOperation({ summary: 'An account, its keys (prefix and last 4) and usage per environment' })
   async get(@Param('id') id: string): Promise<AccountDetail> {
     const account = await this.accounts.get(id);
     const [production, sandbox] = await Promise.all(ENVIRONMENTS.map((e) => this.usage.summary(id, e)));
@@ -68,11 +72,13 @@ export class AdminAccountsController {
   /** Change plan, suspend or reactivate; effective on the account's next request. */
   @Patch('accounts/:id')
   @Audited('account.update')
+  @ApiOperation({ summary: 'Changes plan or status (suspend, reactivate); effective on the next request' })
   async update(@Param('id') id: string, @Body() body: UpdateAccountDto): Promise<AccountView> {
     return this.accounts.update(id, body);
   }
 
   @Get('accounts/:id/keys')
+  @ApiOperation({ summary: "An account's keys" })
   async listKeys(@Param('id') id: string): Promise<{ data: ApiKeyView[] }> {
     await this.accounts.get(id);
     return { data: await this.keys.list(id) };
@@ -81,6 +87,7 @@ export class AdminAccountsController {
   @Post('accounts/:id/keys')
   @HttpCode(201)
   @Audited('key.issue', (r) => (r as IssuedApiKey).id)
+  @ApiOperation({ summary: 'Issues another key of an account, shown once' })
   async issueKey(@Param('id') id: string, @Body() body: IssueKeyDto): Promise<IssuedApiKey> {
     await this.accounts.get(id);
     return this.keys.issue(id, body.environment, body.name ?? null);
@@ -89,6 +96,7 @@ export class AdminAccountsController {
   /** Effective on the next request: the auth cache of every replica is dropped first. */
   @Delete('keys/:id')
   @Audited('key.revoke')
+  @ApiOperation({ summary: 'Revokes a key, effective on the next request' })
   async revokeKey(@Param('id') id: string): Promise<ApiKeyView> {
     return this.keys.revoke(id);
   }
@@ -97,6 +105,7 @@ export class AdminAccountsController {
   @Post('accounts/:id/webhooks/secret/rotate')
   @HttpCode(200)
   @Audited('webhook_secret.rotate')
+  @ApiOperation({ summary: "Rotates an account's webhook secret (never shown to admins)" })
   async rotateSecret(@Param('id') id: string, @Query() q: RotateSecretQueryDto): Promise<RotatedSecret> {
     await this.accounts.get(id);
     const s = await this.secrets.rotate({ accountId: id, environment: q.environment }, q.expire_now ?? false);

@@ -1,4 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
 import { DeliveryDetail, DeliveryLog, DeliveryView } from '../webhooks/delivery-log.service';
 import { toDeliveryFilter } from '../webhooks/dto/deliveries-query.dto';
 import { AdminRoute } from './admin.guard';
@@ -12,6 +13,7 @@ export class AdminDeliveriesController {
   constructor(private readonly log: DeliveryLog) {}
 
   @Get()
+  @ApiOperation({ summary: 'Webhook deliveries of every account' })
   async list(@Query() q: AdminDeliveryListQueryDto) {
     const scope = { accountId: q.account_id, environment: q.environment };
     return this.log.list(scope, { ...toDeliveryFilter(q), limit: q.limit ?? 50 }, true);
@@ -21,6 +23,7 @@ export class AdminDeliveriesController {
   @Post('replay')
   @HttpCode(202)
   @Audited('delivery.replay_bulk')
+  @ApiOperation({ summary: 'Replays matching deliveries of any account' })
   async replayMatching(@Body() f: AdminReplayFilterDto) {
     return this.log.replayMatching(
       { accountId: f.account_id, environment: f.environment },
@@ -29,6 +32,7 @@ export class AdminDeliveriesController {
   }
 
   @Get(':id')
+  @ApiOperation({ summary: 'One delivery with its payload and attempts' })
   async get(@Param('id') id: string): Promise<DeliveryDetail> {
     return this.log.get({}, id, true);
   }
@@ -36,6 +40,7 @@ export class AdminDeliveriesController {
   @Post(':id/replay')
   @HttpCode(202)
   @Audited('delivery.replay')
+  @ApiOperation({ summary: 'Sends a logged delivery again' })
   async replay(@Param('id') id: string): Promise<DeliveryView> {
     return this.log.replay({}, id, true);
   }

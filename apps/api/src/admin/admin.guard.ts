@@ -10,6 +10,8 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { ApiEnv } from '@app/config';
 import { UnauthorizedError } from '@app/common';
 import { AdminIdentity, AdminsService, SkipApiKey } from '@app/auth';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ADMIN_AUTH, ApiErrors } from '../common/openapi';
 import { AuditInterceptor } from './audit.interceptor';
 import type { AdminRequest } from './admin-request';
 
@@ -47,4 +49,11 @@ export class AdminGuard implements CanActivate {
 
 /** Every admin controller: admin bearer instead of a customer key, and its writes audited. */
 export const AdminRoute = () =>
-  applyDecorators(SkipApiKey(), UseGuards(AdminGuard), UseInterceptors(AuditInterceptor));
+  applyDecorators(
+    SkipApiKey(),
+    UseGuards(AdminGuard),
+    UseInterceptors(AuditInterceptor),
+    ApiTags('admin'),
+    ApiBearerAuth(ADMIN_AUTH),
+    ApiErrors(400, 401, 404, 503),
+  );

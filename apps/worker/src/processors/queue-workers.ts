@@ -1,8 +1,10 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import type { Job } from 'bull';
 import { WorkerEnv } from '@app/config';
+import { settlesWithin } from '@app/common';
 import { JobProducer } from '@app/queues';
 import { JobName, QUEUE_OF, QueueName } from '@app/queue-contracts';
+import { Draining } from '../lifecycle/draining';
 import type { QueueProcessor } from './job-handlers';
 
 export const QUEUE_PROCESSORS = Symbol('QUEUE_PROCESSORS');
@@ -18,6 +20,7 @@ export class QueueWorkers implements OnApplicationBootstrap, OnApplicationShutdo
   constructor(
     private readonly env: WorkerEnv,
     private readonly producer: JobProducer,
+    private readonly draining: Draining,
     @Inject(QUEUE_PROCESSORS) private readonly processors: QueueProcessor<QueueName>[],
   ) {}
 
@@ -44,7 +47,18 @@ export class QueueWorkers implements OnApplicationBootstrap, OnApplicationShutdo
     }
   }
 
-  /** Lets active jobs finish before the process exits (Bull hands back what it never started). */
+  /**
+   * SIGTERM: no new job starts; the active ones finish (a chunk of pages hands back the pages it
+   * has not started). True when they all did within `graceMs`.
+   */
+  async drain(graceMs: number): Promise<boolean> {
+    this.draining.start();
+    // A local pause stops this process taking jobs and resolves once its active jobs are done;
+    // other workers and the producers (hand-backs included) go on using the queue.
+    const paused = (this.env.WORKER_QUEUES as QueueName[]).map((q) => this.producer.queue(q).pause(true));
+    return settlesWithin(Promise.all(paused), graceMs);
+  }
+
   async onApplicationShutdown(): Promise<void> {
     await Promise.all((this.env.WORKER_QUEUES as QueueName[]).map((q) => this.producer.queue(q).close()));
   }

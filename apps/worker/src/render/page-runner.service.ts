@@ -6,6 +6,7 @@ import { Job, JobPage, TERMINAL_JOB_STATUSES } from '@app/persistence';
 import { JobProducer } from '@app/queues';
 import type { PagesData, PageResult, ScrapeOptions } from '@app/queue-contracts';
 import { RenderService } from '@app/rendering';
+import { Draining } from '../lifecycle/draining';
 import { InFlightLimits } from './in-flight-limits';
 import { JobProgress } from './job-progress.service';
 import { PAGES_PER_JOB, chunkStart, windowFor } from './page-window';
@@ -17,8 +18,8 @@ const LEASE_MARGIN_MS = 30_000;
 
 /**
  * Renders a job's pages [fromIdx, toIdx) one at a time and records each outcome. Between pages it
- * gives way: to a waiting sync scrape (by handing the rest of the chunk back to the queue), and to
- * the account's and the host's in-flight limits. A finished chunk queues the chunk a window ahead,
+ * gives way: to a waiting sync scrape and to a shutdown (by handing the rest of the chunk back to
+ * the queue), and to the account's and the host's in-flight limits. A finished chunk queues the chunk a window ahead,
  * so a huge batch keeps only a few jobs in Redis and other accounts' work interleaves with it.
  */
 @Injectable()
@@ -33,6 +34,7 @@ export class PageRunner {
     private readonly limits: InFlightLimits,
     private readonly producer: JobProducer,
     private readonly env: WorkerEnv,
+    private readonly draining: Draining,
   ) {}
 
   async run({ jobId, fromIdx, toIdx }: PagesData): Promise<void> {
@@ -47,7 +49,9 @@ export class PageRunner {
     });
     for (const [n, page] of todo.entries()) {
       if (await this.progress.cancelled(jobId)) return;
-      if (n > 0 && (await this.syncScrapeWaiting())) return this.handBack(jobId, page.idx, toIdx, 0);
+      // A shutting-down worker keeps only the page it is rendering; another worker takes the rest.
+      if (this.draining.active || (n > 0 && (await this.syncScrapeWaiting())))
+        return this.handBack(jobId, page.idx, toIdx, 0);
       const lease = await this.limits.acquire(
         [
           { key: `account:${job.accountId}`, limit: maxInFlight },

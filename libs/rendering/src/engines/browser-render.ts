@@ -62,6 +62,11 @@ export interface BrowserEngineSettings {
 }
 
 export const LAUNCH_MS = 30_000;
+/**
+ * Both libraries close their browsers on SIGTERM, SIGINT and SIGHUP by default, under the pages in
+ * flight; the worker's drain closes them once its jobs are done (and at exit in any case).
+ */
+export const KEEP_BROWSER_ON_SIGNALS = { handleSIGTERM: false, handleSIGINT: false, handleSIGHUP: false };
 /** Opening a CDP session and setting the page up. */
 export const SETUP_MS = 10_000;
 

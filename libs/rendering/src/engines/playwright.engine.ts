@@ -5,6 +5,7 @@ import { withDeadline } from '../deadline';
 import { browserProfile, userAgentOverride } from './browser-profile';
 import { BrowserGoneError } from '../page-errors';
 import {
+  KEEP_BROWSER_ON_SIGNALS,
   LAUNCH_MS,
   SETUP_MS,
   crashCapture,
@@ -56,6 +57,7 @@ export class PlaywrightEngine implements RenderEngine {
           executablePath: settings.executablePath,
           args: chromiumArgs(settings.proxyUrl),
           timeout: LAUNCH_MS,
+          ...KEEP_BROWSER_ON_SIGNALS,
         }),
       newContext: (browser, { mobile }) => {
         // The user agent and client hints are set per page (userAgentOverride), for both engines alike.

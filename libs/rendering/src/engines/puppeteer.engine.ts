@@ -5,6 +5,7 @@ import { withDeadline } from '../deadline';
 import { browserProfile, userAgentOverride } from './browser-profile';
 import { BrowserGoneError } from '../page-errors';
 import {
+  KEEP_BROWSER_ON_SIGNALS,
   LAUNCH_MS,
   SETUP_MS,
   crashCapture,
@@ -111,6 +112,7 @@ export class PuppeteerEngine implements RenderEngine {
           args: chromiumArgs(this.settings.proxyUrl),
           headless: 'shell',
           timeout: LAUNCH_MS,
+          ...KEEP_BROWSER_ON_SIGNALS,
         },
         // A backstop only: every step of a page has its own, shorter deadline.
         timeout: MAX_TIMEOUT_MS + 60_000,

@@ -1,3 +1,4 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
   IsArray,
   IsBoolean,
@@ -20,6 +21,7 @@ import {
   MAX_PATH_PATTERN_LENGTH,
   MAX_PATH_PATTERNS,
 } from '@app/queue-contracts';
+import { WEBHOOK_URL_DESCRIPTION } from '../../common/openapi';
 import { ScrapeOptionsDto, toScrapeOptions } from '../../scrape/dto/scrape-options.dto';
 
 /**
@@ -58,47 +60,89 @@ class PathPatternsConstraint implements ValidatorConstraintInterface {
 /** POST /v1/crawl (DESIGN.md "Request options": scrape options for every page, plus the crawl's). */
 export class CrawlRequestDto extends ScrapeOptionsDto {
   /** The start page; checked further (scheme, credentials, address policy) by UrlChecker. */
+  @ApiProperty({ format: 'uri', description: 'The start page: an http or https URL of a public address.' })
   @IsString()
   url: string;
 
+  @ApiPropertyOptional({ format: 'uri', description: WEBHOOK_URL_DESCRIPTION })
   @IsOptional()
   @IsString()
   webhook_url?: string;
 
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    maximum: MAX_CRAWL_LIMIT,
+    default: CRAWL_DEFAULTS.limit,
+    description: 'Most pages to fetch; reserved from the quota at acceptance, the unused part given back.',
+  })
   @IsOptional()
   @Max(MAX_CRAWL_LIMIT)
   @Min(1)
   @IsInt()
   limit?: number;
 
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 0,
+    maximum: MAX_CRAWL_DEPTH,
+    default: CRAWL_DEFAULTS.max_depth,
+    description: 'Links followed from the start page (0: the start page only).',
+  })
   @IsOptional()
   @Max(MAX_CRAWL_DEPTH)
   @Min(0)
   @IsInt()
   max_depth?: number;
 
+  @ApiPropertyOptional({
+    type: [String],
+    maxItems: MAX_PATH_PATTERNS,
+    description: 'RE2 patterns: only URL paths matching one are crawled.',
+  })
   @IsOptional()
   @Validate(PathPatternsConstraint)
   @IsArray()
   include_paths?: string[];
 
+  @ApiPropertyOptional({
+    type: [String],
+    maxItems: MAX_PATH_PATTERNS,
+    description: 'RE2 patterns: URL paths matching one are skipped.',
+  })
   @IsOptional()
   @Validate(PathPatternsConstraint)
   @IsArray()
   exclude_paths?: string[];
 
+  @ApiPropertyOptional({
+    default: CRAWL_DEFAULTS.allow_subdomains,
+    description: "Follow links to the start host's subdomains.",
+  })
   @IsOptional()
   @IsBoolean()
   allow_subdomains?: boolean;
 
+  @ApiPropertyOptional({
+    default: CRAWL_DEFAULTS.allow_external_links,
+    description: 'Follow links to other sites.',
+  })
   @IsOptional()
   @IsBoolean()
   allow_external_links?: boolean;
 
+  @ApiPropertyOptional({
+    default: CRAWL_DEFAULTS.ignore_sitemap,
+    description: "Do not seed the crawl from the site's sitemap.",
+  })
   @IsOptional()
   @IsBoolean()
   ignore_sitemap?: boolean;
 
+  @ApiPropertyOptional({
+    default: CRAWL_DEFAULTS.respect_robots_txt,
+    description: 'Honour robots.txt rules and Crawl-delay.',
+  })
   @IsOptional()
   @IsBoolean()
   respect_robots_txt?: boolean;

@@ -1,13 +1,22 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { JOB_STATUSES, JobStatus, JobType } from '@app/persistence';
 
 export class JobResultQueryDto {
+  @ApiPropertyOptional({ maxLength: 200, description: 'The `next` of an earlier answer.' })
   @IsOptional()
   @MaxLength(200)
   @IsString()
   cursor?: string;
 
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    maximum: 1000,
+    default: 100,
+    description: 'Page results per answer.',
+  })
   @IsOptional()
   @Max(1000)
   @Min(1)
@@ -17,19 +26,23 @@ export class JobResultQueryDto {
 }
 
 export class JobListQueryDto {
+  @ApiPropertyOptional({ enum: JOB_STATUSES })
   @IsOptional()
   @IsIn(JOB_STATUSES)
   status?: JobStatus;
 
+  @ApiPropertyOptional({ enum: ['scrape', 'batch', 'crawl'] })
   @IsOptional()
   @IsIn(['scrape', 'batch', 'crawl'])
   type?: JobType;
 
+  @ApiPropertyOptional({ maxLength: 200, description: 'The `next` of an earlier answer.' })
   @IsOptional()
   @MaxLength(200)
   @IsString()
   cursor?: string;
 
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 50 })
   @IsOptional()
   @Max(100)
   @Min(1)

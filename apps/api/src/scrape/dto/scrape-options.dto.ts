@@ -1,3 +1,4 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import {
   ArrayMaxSize,
   ArrayNotEmpty,
@@ -18,10 +19,12 @@ import {
 } from 'class-validator';
 import { parseHTML } from 'linkedom';
 import {
+  BROWSER_ENGINES,
   BrowserEngine,
   MAX_TIMEOUT_MS,
   OUTPUT_FORMATS,
   OutputFormat,
+  RENDER_MODES,
   RenderMode,
   SCRAPE_DEFAULTS,
   ScrapeOptions,
@@ -108,10 +111,21 @@ class CssSelectorsConstraint implements ValidatorConstraintInterface {
  * and only the first failure of a field is reported, so the type check sits nearest the field.
  */
 export class ScrapeOptionsDto {
+  @ApiPropertyOptional({
+    enum: OUTPUT_FORMATS,
+    description: 'One output format (markdown when neither this nor `formats` is given).',
+  })
   @IsOptional()
   @IsIn(OUTPUT_FORMATS)
   format?: OutputFormat;
 
+  @ApiPropertyOptional({
+    enum: OUTPUT_FORMATS,
+    isArray: true,
+    minItems: 1,
+    uniqueItems: true,
+    description: 'Several output formats; wins over `format`.',
+  })
   @IsOptional()
   @IsIn(OUTPUT_FORMATS, { each: true })
   @ArrayUnique()
@@ -119,41 +133,82 @@ export class ScrapeOptionsDto {
   @IsArray()
   formats?: OutputFormat[];
 
+  @ApiPropertyOptional({
+    default: SCRAPE_DEFAULTS.only_main_content,
+    description: "Only the page's main content (the markdown still starts with the page's title heading).",
+  })
   @IsOptional()
   @IsBoolean()
   only_main_content?: boolean;
 
+  @ApiPropertyOptional({
+    enum: RENDER_MODES,
+    default: SCRAPE_DEFAULTS.render,
+    description: '`auto`: plain HTTP first, the browser when the page needs JavaScript.',
+  })
   @IsOptional()
-  @IsIn(['auto', 'browser', 'http'])
+  @IsIn(RENDER_MODES)
   render?: RenderMode;
 
+  @ApiPropertyOptional({ enum: BROWSER_ENGINES, default: SCRAPE_DEFAULTS.engine })
   @IsOptional()
-  @IsIn(['playwright', 'puppeteer'])
+  @IsIn(BROWSER_ENGINES)
   engine?: BrowserEngine;
 
+  @ApiPropertyOptional({
+    oneOf: [
+      { type: 'string', minLength: 1, maxLength: 500, description: 'A CSS selector.' },
+      { type: 'integer', minimum: 0, maximum: MAX_TIMEOUT_MS, description: 'Milliseconds.' },
+    ],
+    description: 'What to wait for before capturing: a CSS selector, or a number of milliseconds.',
+  })
   @IsOptional()
   @Validate(WaitForConstraint)
   wait_for?: string | number;
 
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1000,
+    maximum: MAX_TIMEOUT_MS,
+    default: SCRAPE_DEFAULTS.timeout,
+    description: 'Milliseconds for the whole page.',
+  })
   @IsOptional()
   @Max(MAX_TIMEOUT_MS)
   @Min(1000)
   @IsInt()
   timeout?: number;
 
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: { type: 'string', maxLength: 8192 },
+    maxProperties: 50,
+    description:
+      'Headers sent with every request of the page (no hop-by-hop or Host headers). Treated as secrets: never logged or echoed.',
+  })
   @IsOptional()
   @Validate(HeadersConstraint)
   headers?: Record<string, string>;
 
+  @ApiPropertyOptional({ default: SCRAPE_DEFAULTS.mobile, description: 'A mobile viewport and user agent.' })
   @IsOptional()
   @IsBoolean()
   mobile?: boolean;
 
+  @ApiPropertyOptional({
+    default: SCRAPE_DEFAULTS.block_resources,
+    description: 'Skip images, media and fonts.',
+  })
   @IsOptional()
   @IsBoolean()
   block_resources?: boolean;
 
   /** CSS selectors: only these parts of the page are converted. */
+  @ApiPropertyOptional({
+    type: [String],
+    maxItems: 50,
+    description: 'CSS selectors: only these parts of the page are converted.',
+  })
   @IsOptional()
   @Validate(CssSelectorsConstraint)
   @Length(1, 200, { each: true })
@@ -163,6 +218,11 @@ export class ScrapeOptionsDto {
   include_tags?: string[];
 
   /** CSS selectors removed before conversion. */
+  @ApiPropertyOptional({
+    type: [String],
+    maxItems: 50,
+    description: 'CSS selectors removed before conversion.',
+  })
   @IsOptional()
   @Validate(CssSelectorsConstraint)
   @Length(1, 200, { each: true })

@@ -1,0 +1,90 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import {
+  BROWSER_ENGINES,
+  PAGE_ERROR_CODES,
+  type EngineName,
+  type PageErrorCode,
+  type PageMetadata,
+  type PageResult,
+} from '@app/queue-contracts';
+
+class PageMetadataDto implements PageMetadata {
+  @ApiProperty({ type: String, nullable: true })
+  title: string | null;
+
+  @ApiProperty({ type: String, nullable: true })
+  description: string | null;
+
+  @ApiProperty({ type: String, nullable: true, example: 'en' })
+  language: string | null;
+
+  @ApiProperty({ type: String, nullable: true })
+  canonical_url: string | null;
+
+  @ApiProperty({ enum: ['http', ...BROWSER_ENGINES], description: 'What rendered the page.' })
+  engine: EngineName;
+}
+
+class PageTimingsDto {
+  @ApiProperty({ type: 'integer' })
+  total_ms: number;
+
+  @ApiProperty({ type: 'integer' })
+  render_ms: number;
+}
+
+class PageErrorDto {
+  @ApiProperty({ enum: PAGE_ERROR_CODES })
+  code: PageErrorCode;
+
+  @ApiProperty()
+  message: string;
+}
+
+/**
+ * DESIGN.md "Page result". Only the formats asked for are present. A page that failed (including a
+ * target answering >= 400, which still reports `status_code`) carries `error`.
+ */
+export class PageResultDto implements PageResult {
+  @ApiProperty({
+    type: 'integer',
+    description: "The URL's position: in the batch's input, or in a crawl's discovery order.",
+  })
+  index: number;
+
+  @ApiProperty()
+  url: string;
+
+  @ApiProperty({ type: String, nullable: true, description: 'After redirects.' })
+  final_url: string | null;
+
+  @ApiProperty({ type: 'integer', nullable: true })
+  status_code: number | null;
+
+  @ApiPropertyOptional()
+  markdown?: string;
+
+  @ApiPropertyOptional()
+  html?: string;
+
+  @ApiPropertyOptional()
+  raw_html?: string;
+
+  @ApiPropertyOptional()
+  text?: string;
+
+  @ApiPropertyOptional({ type: [String], description: 'Absolute URLs of the links on the page.' })
+  links?: string[];
+
+  @ApiPropertyOptional({ description: 'Base64 PNG.', format: 'byte' })
+  screenshot?: string;
+
+  @ApiProperty({ type: PageMetadataDto })
+  metadata: PageMetadataDto;
+
+  @ApiProperty({ type: PageTimingsDto })
+  timings: PageTimingsDto;
+
+  @ApiPropertyOptional({ type: PageErrorDto })
+  error?: PageErrorDto;
+}
