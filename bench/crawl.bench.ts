@@ -3,40 +3,14 @@
 // the API; prints pages/s and the peak memory of the worker's process tree and of a redis-server
 // of the bench's own. Options: --concurrency N (RENDER_CONCURRENCY, default 8), --limit N (1000),
 // --render auto|browser|http (auto: the static /big/ pages go over plain HTTP; browser: Chromium).
-import 'reflect-metadata';
-import { ChildProcess, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import Redis from 'ioredis';
-import { DataSource } from 'typeorm';
-import { loadApiEnv } from '@app/config';
-import { createApiApp } from '../apps/api/src/bootstrap';
-import { migrate } from '../scripts/migrate';
 import { BIG_SITE_PAGES } from '../test/fixtures/site/crawl-site';
 import { startFixtureSite } from '../test/fixtures/site/fixture-site';
-import { freePort, waitForHttp } from '../test/support/processes';
-import { startRedisServer } from '../test/support/redis-server';
-import { testEnvironment } from '../test/support/test-env';
 import { Sample, sample } from './process-tree';
+import { startServiceStack } from './service-stack';
 
 const SAMPLE_MS = 200;
-
-/** The worker as production runs it, started the way this bench runs (compiled, or under ts-node). */
-function startWorker(env: NodeJS.ProcessEnv): ChildProcess {
-  const entry = resolve(
-    __dirname,
-    '..',
-    'apps',
-    'worker',
-    'src',
-    `main${__filename.endsWith('.ts') ? '.ts' : '.js'}`,
-  );
-  return spawn(process.execPath, [...process.execArgv, entry], {
-    env,
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-}
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -47,51 +21,13 @@ async function main(): Promise<void> {
     },
   });
   const limit = Number(values.limit);
-  const runId = randomBytes(4).toString('hex');
-  const redisServer = await startRedisServer();
   const site = await startFixtureSite({ crawlDelaySeconds: null, trapRefusedAddresses: false });
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    ...testEnvironment(runId),
-    NODE_ENV: 'production',
-    LOG_LEVEL: 'warn',
-    DATABASE_URL: `mysql://root@127.0.0.1:3306/scraper_bench_${runId}`,
-    REDIS_URL: redisServer.url,
-    REDIS_PREFIX: `scraper_bench_${runId}`,
-  };
-  await migrate(env.DATABASE_URL!);
-  const api = await createApiApp({ env: loadApiEnv(env) });
-  await api.listen(0, '127.0.0.1');
-  const apiUrl = await api.getUrl();
-  const workerPort = await freePort();
-  const worker = startWorker({
-    ...env,
-    WORKER_QUEUES: 'crawl',
-    WORKER_PORT: String(workerPort),
-    RENDER_CONCURRENCY: values.concurrency,
-    HOST_CONCURRENCY: '64',
+  const stack = await startServiceStack({
+    worker: { WORKER_QUEUES: 'crawl', RENDER_CONCURRENCY: values.concurrency, HOST_CONCURRENCY: '64' },
   });
-  const redis = new Redis(redisServer.url);
+  const { call, key, worker } = stack;
+  const redis = new Redis(stack.redis.url);
   try {
-    await waitForHttp(`http://127.0.0.1:${workerPort}/readyz`, 60_000);
-    const call = async (path: string, init: RequestInit & { token: string }) => {
-      const res = await fetch(apiUrl + path, {
-        ...init,
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${init.token}` },
-      });
-      const body = (await res.json()) as Record<string, unknown>;
-      if (!res.ok) throw new Error(`${path}: ${res.status} ${JSON.stringify(body)}`);
-      return body;
-    };
-    const account = await call('/admin/v1/accounts', {
-      method: 'POST',
-      token: env.ADMIN_TOKEN!,
-      body: JSON.stringify({ email: `bench-${runId}@example.test`, plan: 'enterprise' }),
-    });
-    const key = (account.keys as { environment: string; key: string }[]).find(
-      (k) => k.environment === 'production',
-    )!.key;
-
     const baseRedis = redisUsed(await redis.info('memory'));
     const samples: Sample[] = [];
     let redisPeak = baseRedis;
@@ -134,16 +70,9 @@ async function main(): Promise<void> {
     if (job.status !== 'completed' || job.completed !== limit)
       throw new Error('the crawl did not fetch every page');
   } finally {
-    worker.kill('SIGTERM');
-    await new Promise((r) => worker.once('exit', r));
-    await api.close();
     redis.disconnect();
-    await redisServer.stop();
+    await stack.stop();
     await site.close();
-    const admin = new DataSource({ type: 'mysql', url: 'mysql://root@127.0.0.1:3306/mysql' });
-    await admin.initialize();
-    await admin.query(`DROP DATABASE IF EXISTS \`scraper_bench_${runId}\``);
-    await admin.destroy();
   }
 }
 

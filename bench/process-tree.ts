@@ -55,3 +55,59 @@ export function sample(root: number): Sample {
   }
   return { rssMiB: rss / 1024, pssMiB: pss / 1024, cpuSeconds: ticks / 100, processes };
 }
+
+const SAMPLE_MS = 200;
+
+function sampleAll(roots: number[]): Sample {
+  return roots.map(sample).reduce((a, b) => ({
+    rssMiB: a.rssMiB + b.rssMiB,
+    pssMiB: a.pssMiB + b.pssMiB,
+    cpuSeconds: a.cpuSeconds + b.cpuSeconds,
+    processes: a.processes + b.processes,
+  }));
+}
+
+/** Samples the trees of `roots` (summed) now and every 200 ms until stop(), which samples once more. */
+export function startSampling(roots: number[]): { stop(): Sample[] } {
+  const samples: Sample[] = [sampleAll(roots)];
+  const timer = setInterval(() => samples.push(sampleAll(roots)), SAMPLE_MS);
+  return {
+    stop() {
+      clearInterval(timer);
+      samples.push(sampleAll(roots));
+      return samples;
+    },
+  };
+}
+
+/** The samples of `roots` (see startSampling) while `work` runs. */
+export async function sampleWhile<T>(
+  roots: number[],
+  work: () => Promise<T>,
+): Promise<{ result: T; samples: Sample[] }> {
+  const sampling = startSampling(roots);
+  let samples: Sample[] | undefined;
+  try {
+    const result = await work();
+    samples = sampling.stop();
+    return { result, samples };
+  } finally {
+    if (!samples) sampling.stop();
+  }
+}
+
+/** Peak RSS and PSS, CPU seconds between the first and last sample, and the most processes seen. */
+export function summarize(samples: Sample[]) {
+  return {
+    peakRssMiB: Math.max(...samples.map((s) => s.rssMiB)),
+    peakPssMiB: Math.max(...samples.map((s) => s.pssMiB)),
+    cpuSeconds: samples[samples.length - 1].cpuSeconds - samples[0].cpuSeconds,
+    processes: Math.max(...samples.map((s) => s.processes)),
+  };
+}
+
+/** The q-quantile (0..1) of `xs`, nearest rank. */
+export function quantile(xs: number[], q: number): number {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
+}

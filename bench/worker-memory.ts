@@ -9,7 +9,7 @@
 import { parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../test/fixtures/chromium';
-import { Sample, sample } from './process-tree';
+import { Sample, sampleWhile } from './process-tree';
 
 const FIXTURE_PATHS = [
   '/static/article/feature',
@@ -19,24 +19,6 @@ const FIXTURE_PATHS = [
   '/corpus/',
   '/subresources/local',
 ];
-const SAMPLE_MS = 200;
-
-function sampleWhile<T>(root: number, work: Promise<T>): Promise<{ result: T; samples: Sample[] }> {
-  const samples: Sample[] = [sample(root)];
-  const timer = setInterval(() => samples.push(sample(root)), SAMPLE_MS);
-  return work.then(
-    (result) => {
-      clearInterval(timer);
-      samples.push(sample(root));
-      return { result, samples };
-    },
-    (err: unknown) => {
-      clearInterval(timer);
-      throw err;
-    },
-  );
-}
-
 function summary(label: string, samples: Sample[]): string {
   const peak = (key: 'rssMiB' | 'pssMiB') => Math.max(...samples.map((s) => s[key])).toFixed(0);
   const first = samples[0];
@@ -46,7 +28,7 @@ function summary(label: string, samples: Sample[]): string {
 }
 
 async function measurePid(pid: number, seconds: number): Promise<void> {
-  const { samples } = await sampleWhile(pid, new Promise((r) => setTimeout(r, seconds * 1000)));
+  const { samples } = await sampleWhile([pid], () => new Promise((r) => setTimeout(r, seconds * 1000)));
   console.log(summary(`pid ${pid} over ${seconds} s`, samples));
 }
 
@@ -58,7 +40,7 @@ async function measureChromium(origin: string, concurrency: number, pages: numbe
   });
   try {
     await new Promise((r) => setTimeout(r, 2000));
-    const idle = await sampleWhile(process.pid, new Promise((r) => setTimeout(r, 3000)));
+    const idle = await sampleWhile([process.pid], () => new Promise((r) => setTimeout(r, 3000)));
     console.log(summary('browser launched, no page', idle.samples));
     let next = 0;
     const lane = async () => {
@@ -72,10 +54,12 @@ async function measureChromium(origin: string, concurrency: number, pages: numbe
       }
     };
     const started = Date.now();
-    const busy = await sampleWhile(process.pid, Promise.all(Array.from({ length: concurrency }, lane)));
+    const busy = await sampleWhile([process.pid], () =>
+      Promise.all(Array.from({ length: concurrency }, lane)),
+    );
     const seconds = (Date.now() - started) / 1000;
     console.log(summary(`${pages} pages, ${concurrency} at a time, ${seconds.toFixed(1)} s`, busy.samples));
-    const after = await sampleWhile(process.pid, new Promise((r) => setTimeout(r, 3000)));
+    const after = await sampleWhile([process.pid], () => new Promise((r) => setTimeout(r, 3000)));
     console.log(summary('idle again', after.samples));
   } finally {
     await browser.close();

@@ -7,6 +7,8 @@ export interface OwnRedis {
   port: number;
   /** SIGKILL then a fresh, empty server on the same port: a Redis restart that kept nothing. */
   restart: () => Promise<void>;
+  /** The running redis-server's process, for benchmarks that count its CPU and memory. */
+  readonly pid: number;
   stop: () => Promise<void>;
 }
 
@@ -51,6 +53,9 @@ export async function startRedisServer(): Promise<OwnRedis> {
     restart: async () => {
       await stop();
       await start();
+    },
+    get pid() {
+      return child.pid!;
     },
     stop,
   };

@@ -32,6 +32,11 @@ export interface PageLease {
   browser: Browser;
   /** The page stopped answering: its context takes no more pages and closes once they are done. */
   retireContext(): void;
+  /**
+   * The page ended clean (no error, nothing of the caller's left on it): it may serve the next page
+   * of its context instead of being closed. Otherwise it is closed.
+   */
+  keepPage(): void;
 }
 
 export interface PoolStats {
@@ -66,6 +71,8 @@ class BrowserSlot {
 class ContextSlot {
   pages = 0;
   active = 0;
+  /** Tabs parked on about:blank after a clean page, reused before a new one is opened. */
+  readonly idle: Page[] = [];
   retiring = false;
   lastUsed = Date.now();
   constructor(
@@ -73,6 +80,12 @@ class ContextSlot {
     readonly key: string,
     readonly context: BrowserContext,
   ) {}
+}
+
+/** A parked tab that is still open (a renderer may have died under it while it waited). */
+function takeIdle(slot: ContextSlot): Page | undefined {
+  for (let page = slot.idle.pop(); page; page = slot.idle.pop()) if (!page.isClosed()) return page;
+  return undefined;
 }
 
 /** Counts pages in flight; the rest wait in arrival order. */
@@ -132,21 +145,25 @@ export class BrowserPool {
       for (let attempt = 1; ; attempt++) {
         let slot: ContextSlot | undefined;
         let page: Page | undefined;
+        let keep = false;
         try {
           slot = await this.serialized(() => this.pickContext(profile));
           const picked = slot;
-          page = await this.guard(picked.owner, () => picked.context.newPage(), 'opening a page');
+          page =
+            takeIdle(picked) ??
+            (await this.guard(picked.owner, () => picked.context.newPage(), 'opening a page'));
           return await task({
             page,
             browser: picked.owner.browser,
             retireContext: () => (picked.retiring = true),
+            keepPage: () => (keep = true),
           });
         } catch (err) {
           const lost = err instanceof BrowserGoneError || (slot !== undefined && slot.owner.gone);
           if (!lost || attempt > 1 || this.closed) throw err;
           this.counters.retries++;
         } finally {
-          if (slot) await this.release(slot, page);
+          if (slot) await this.release(slot, page, keep);
         }
       }
     } finally {
@@ -239,15 +256,32 @@ export class BrowserPool {
     return slot;
   }
 
-  private async release(slot: ContextSlot, page: Page | undefined): Promise<void> {
+  private async release(slot: ContextSlot, page: Page | undefined, keep: boolean): Promise<void> {
     slot.active--;
     slot.owner.active--;
     slot.lastUsed = Date.now();
-    if (page && !slot.owner.gone) {
+    if (page && keep && !slot.retiring && !slot.owner.gone && !slot.owner.retiring) {
+      this.park(slot, page);
+    } else if (page && !slot.owner.gone) {
       await withDeadline(page.close(), OPERATION_MS, 'closing a page').catch(() => (slot.retiring = true));
     }
     if (slot.retiring && slot.active === 0) await this.closeContext(slot);
     if (slot.owner.retiring && slot.owner.active === 0) await this.closeBrowser(slot.owner);
+  }
+
+  /**
+   * A new tab costs a renderer process (measured: about 40% of a small page's CPU; see
+   * docs/decisions.md, "Rendering"), so a clean one is kept for its context's next page. It waits
+   * on about:blank, where the last page's scripts stop; the pages that ask for it wait for nothing.
+   */
+  private park(slot: ContextSlot, page: Page): void {
+    void withDeadline(page.goto('about:blank'), OPERATION_MS, 'parking a page').then(
+      () => {
+        if (slot.owner.contexts.includes(slot) && !slot.retiring) slot.idle.push(page);
+        else void page.close().catch(() => undefined);
+      },
+      () => void page.close().catch(() => undefined),
+    );
   }
 
   private async closeContext(slot: ContextSlot): Promise<void> {

@@ -6,3 +6,5 @@ export type { Rendering, RenderingEnv, RenderingOptions } from './rendering';
 export type { PoolLimits, PoolStats } from './browser-pool';
 export { EgressUnavailableError } from './page-errors';
 export { CHROMIUM_FLAGS, chromiumArgs, resolveChromiumPath } from './engines/chromium';
+export { buildContent } from './content/page-content';
+export { BLOCKED_URL_PATTERNS } from './engines/page-monitor';

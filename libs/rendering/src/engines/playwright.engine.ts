@@ -1,4 +1,4 @@
-import { chromium, errors, type Browser, type Page } from 'playwright-core';
+import { chromium, errors, type Browser, type CDPSession, type Dialog, type Page } from 'playwright-core';
 import { MAX_HTML_BYTES } from '@app/queue-contracts';
 import { BrowserPool, type ContextProfile, type PageLease } from '../browser-pool';
 import { withDeadline } from '../deadline';
@@ -17,10 +17,13 @@ import { chromiumArgs } from './chromium';
 import type { Capture, EngineRequest, RenderEngine } from './engine';
 import { PageMonitor, type CdpClient } from './page-monitor';
 
-function tabOf(page: Page, browser: Browser): BrowserTab {
+/** The page as the render flow sees it; `dispose` removes the listener it added (the tab may be reused). */
+function tabOf(page: Page, browser: Browser): BrowserTab & { dispose(): void } {
   let crashed = false;
-  page.on('crash', () => (crashed = true));
+  const onCrash = () => (crashed = true);
+  page.on('crash', onCrash);
   return {
+    dispose: () => page.off('crash', onCrash),
     goto: async (url, timeout) => {
       const response = await page.goto(url, { waitUntil: 'domcontentloaded', timeout });
       return response && { status: response.status(), url: response.url(), text: () => response.text() };
@@ -99,24 +102,58 @@ export class PlaywrightEngine implements RenderEngine {
   }
 
   private async render(
-    { page, browser, retireContext }: PageLease,
+    { page, browser, retireContext, keepPage }: PageLease,
     request: EngineRequest,
   ): Promise<Capture> {
     const tab = tabOf(page, browser);
-    page.on('dialog', (dialog) => void dialog.dismiss().catch(() => undefined));
-    page.on('popup', (popup) => void popup.close().catch(() => undefined));
-    let monitor: PageMonitor;
+    const onDialog = (dialog: Dialog) => void dialog.dismiss().catch(() => undefined);
+    const onPopup = (popup: Page) => void popup.close().catch(() => undefined);
+    page.on('dialog', onDialog);
+    page.on('popup', onPopup);
     try {
-      monitor = await withDeadline(this.prepare(page, browser, request), SETUP_MS, 'preparing the page');
-    } catch (err) {
-      if (tab.gone()) throw new BrowserGoneError(err);
-      throw err;
+      let cdp: CDPSession;
+      let monitor: PageMonitor;
+      try {
+        cdp = await withDeadline(page.context().newCDPSession(page), SETUP_MS, 'opening a CDP session');
+        monitor = await withDeadline(
+          this.prepare(page, cdp, browser, request),
+          SETUP_MS,
+          'preparing the page',
+        );
+      } catch (err) {
+        if (tab.gone()) throw new BrowserGoneError(err);
+        throw err;
+      }
+      const capture = await renderInTab(tab, monitor, request, {
+        ...this.settings,
+        engine: this.name,
+        onHung: retireContext,
+      });
+      // The caller's headers stay on a page (they are secrets): such a page is not reused. Our
+      // session's blocking ends with it, so a reused tab starts from a fresh one. (Detaching waits
+      // for the page's main thread: a page that failed is closed instead.)
+      if (!capture.error && !tab.crashed && !request.options.headers) {
+        const detached = await withDeadline(cdp.detach(), SETUP_MS, 'detaching').then(
+          () => true,
+          () => false,
+        );
+        if (detached) keepPage();
+      }
+      return capture;
+    } finally {
+      tab.dispose();
+      page.off('dialog', onDialog);
+      page.off('popup', onPopup);
     }
-    return renderInTab(tab, monitor, request, { ...this.settings, engine: this.name, onHung: retireContext });
   }
 
-  private async prepare(page: Page, browser: Browser, { options }: EngineRequest): Promise<PageMonitor> {
-    const cdp = (await page.context().newCDPSession(page)) as unknown as CdpClient;
+  private async prepare(
+    page: Page,
+    session: CDPSession,
+    browser: Browser,
+    { options }: EngineRequest,
+  ): Promise<PageMonitor> {
+    const cdp = session as unknown as CdpClient;
     const monitor = new PageMonitor(cdp, MAX_HTML_BYTES);
     await monitor.start(options.block_resources);
     await cdp.send(

@@ -1,0 +1,236 @@
+// The two peers of `npm run bench:render`, each run in a process of its own so that its whole tree
+// (Node and Chromium) is what gets measured: `bare` (playwright-core, one browser, K contexts, one
+// page at a time in each) and `crawlee` (Crawlee's PlaywrightCrawler on the same browser binary).
+// Both wait as the service does (load, then 500 ms without a request: Playwright's "networkidle"),
+// block images, media and fonts with the service's Network.setBlockedURLs patterns, and convert with
+// the service's own buildContent at the API's defaults. Prints one JSON line (RenderRun).
+// Run by render.bench.ts: node dist/bench/render-contenders.js bare|crawlee --origin URL --ids FROM:COUNT ...
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { chromium, type Page } from 'playwright-core';
+import { SCRAPE_DEFAULTS } from '@app/queue-contracts';
+import { BLOCKED_URL_PATTERNS, CHROMIUM_FLAGS, buildContent } from '@app/rendering';
+import { CHROMIUM_PATH } from '../test/fixtures/chromium';
+import { startSampling, summarize } from './process-tree';
+
+/** What one contender did over the measured pages (the warm-up left out). */
+export interface RenderRun {
+  pages: number;
+  failed: number;
+  seconds: number;
+  latenciesMs: number[];
+  cpuSeconds: number;
+  peakRssMiB: number;
+  peakPssMiB: number;
+  processes: number;
+}
+
+/**
+ * Anything but 127.0.0.1 goes to a dead proxy on loopback: nothing leaves this machine. A PAC
+ * script rather than --proxy-server, which Crawlee would take over (it puts a proxy of its own in
+ * front and routes loopback through it too).
+ */
+const DEAD_PROXY = `--proxy-pac-url=data:application/x-ns-proxy-autoconfig;base64,${Buffer.from(
+  'function FindProxyForURL(url, host) { return host === "127.0.0.1" ? "DIRECT" : "PROXY 127.0.0.1:9"; }',
+).toString('base64')}`;
+
+/** Extra flags the bare loop may try on top of the service's (see docs/decisions.md, "Rendering"). */
+export const FLAG_SETS: Record<string, string[]> = {
+  service: [],
+  lean: [
+    '--disable-extensions',
+    '--disable-renderer-backgrounding',
+    '--disable-features=OptimizationHints,Translate,MediaRouter,AutofillServerCommunication,CertificateTransparencyComponentUpdater,InterestFeedContentSuggestions,PaintHolding',
+    '--blink-settings=imagesEnabled=false',
+  ],
+};
+
+/** The client-rendered article pages the bench renders: /spa/article/<id>. */
+export const spaUrl = (origin: string, id: number) => `${origin}/spa/article/${id}`;
+
+/** The markdown holds the article, not the empty shell: its title ends in "(No. <id>)". */
+export function renderedArticle(markdown: string | undefined, id: number): boolean {
+  return !!markdown?.includes(`(No. ${id})`);
+}
+
+function toMarkdown(html: string, url: string): string | undefined {
+  return buildContent({ body: html, kind: 'html', url, options: SCRAPE_DEFAULTS }).markdown;
+}
+
+interface Plan {
+  origin: string;
+  /** Ids rendered first and not measured: the browser starts, Node compiles, caches fill. */
+  warmup: number[];
+  ids: number[];
+  concurrency: number;
+  flags: string[];
+}
+
+function finish(
+  sampling: ReturnType<typeof startSampling>,
+  started: number,
+  latenciesMs: number[],
+  failed: number,
+): RenderRun {
+  const seconds = (Date.now() - started) / 1000;
+  const { cpuSeconds, peakRssMiB, peakPssMiB, processes } = summarize(sampling.stop());
+  return {
+    pages: latenciesMs.length + failed,
+    failed,
+    seconds,
+    latenciesMs,
+    cpuSeconds,
+    peakRssMiB,
+    peakPssMiB,
+    processes,
+  };
+}
+
+async function bare({ origin, warmup, ids, concurrency, flags }: Plan): Promise<RenderRun> {
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: [...CHROMIUM_FLAGS, ...flags, DEAD_PROXY],
+  });
+  // One tab per context, reused for every page: a new tab costs a renderer process.
+  const tabs = await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('Network.enable');
+      await cdp.send('Network.setBlockedURLs', { urls: BLOCKED_URL_PATTERNS });
+      return page;
+    }),
+  );
+  const render = async (page: Page, id: number): Promise<boolean> => {
+    await page.goto(spaUrl(origin, id), { waitUntil: 'networkidle', timeout: 30_000 });
+    return renderedArticle(toMarkdown(await page.content(), page.url()), id);
+  };
+  const runAll = async (list: number[], onPage: (ms: number, ok: boolean) => void) => {
+    let next = 0;
+    await Promise.all(
+      tabs.map(async (page) => {
+        while (next < list.length) {
+          const id = list[next++];
+          const t = Date.now();
+          const ok = await render(page, id).catch(() => false);
+          onPage(Date.now() - t, ok);
+        }
+      }),
+    );
+  };
+  try {
+    await runAll(warmup, () => undefined);
+    const latencies: number[] = [];
+    let failed = 0;
+    const sampling = startSampling([process.pid]);
+    const started = Date.now();
+    await runAll(ids, (ms, ok) => (ok ? latencies.push(ms) : failed++));
+    return finish(sampling, started, latencies, failed);
+  } finally {
+    await browser.close();
+  }
+}
+
+async function crawlee({ origin, warmup, ids, concurrency, flags }: Plan): Promise<RenderRun> {
+  // Crawlee's storage stays in memory (persistStorage false) under a directory of this run's own.
+  const storage = mkdtempSync(join(tmpdir(), 'render-bench-crawlee-'));
+  process.env.CRAWLEE_STORAGE_DIR = storage;
+  const { Configuration, PlaywrightCrawler, playwrightUtils } = await import('@crawlee/playwright');
+  const config = new Configuration({
+    persistStorage: false,
+    storageClientOptions: { localDataDirectory: storage },
+  });
+  const measured = new Set(ids);
+  const starts = new Map<string, number>();
+  const latencies: number[] = [];
+  let failed = 0;
+  let sampling: ReturnType<typeof startSampling> | undefined;
+  let started = 0;
+  const crawler = new PlaywrightCrawler(
+    {
+      launchContext: {
+        launcher: chromium,
+        launchOptions: { executablePath: CHROMIUM_PATH, args: [...CHROMIUM_FLAGS, ...flags, DEAD_PROXY] },
+      },
+      browserPoolOptions: {
+        // The fingerprint generator injects scripts into every page; the bench's peer is plain Chromium.
+        useFingerprints: false,
+        // As the service's BROWSER_MAX_PAGES (500): no browser is replaced within the run.
+        retireBrowserAfterPageCount: 500,
+      },
+      // Pinned: Crawlee's autoscaling would otherwise react to the neighbours' load on this machine.
+      minConcurrency: concurrency,
+      maxConcurrency: concurrency,
+      maxRequestRetries: 0,
+      navigationTimeoutSecs: 30,
+      preNavigationHooks: [
+        async ({ page, request }, gotoOptions) => {
+          const id = Number(request.userData.id);
+          if (measured.has(id) && !sampling) {
+            sampling = startSampling([process.pid]);
+            started = Date.now();
+          }
+          starts.set(request.uniqueKey, Date.now());
+          await playwrightUtils.blockRequests(page, { urlPatterns: BLOCKED_URL_PATTERNS });
+          gotoOptions.waitUntil = 'networkidle';
+        },
+      ],
+      requestHandler: async ({ page, request }) => {
+        const id = Number(request.userData.id);
+        const ok = renderedArticle(toMarkdown(await page.content(), page.url()), id);
+        if (!measured.has(id)) return;
+        if (ok) latencies.push(Date.now() - starts.get(request.uniqueKey)!);
+        else failed++;
+      },
+      failedRequestHandler: ({ request }) => {
+        if (measured.has(Number(request.userData.id))) failed++;
+      },
+    },
+    config,
+  );
+  try {
+    await crawler.run([...warmup, ...ids].map((id) => ({ url: spaUrl(origin, id), userData: { id } })));
+    return finish(sampling!, started, latencies, failed);
+  } finally {
+    rmSync(storage, { recursive: true, force: true });
+  }
+}
+
+async function main(): Promise<void> {
+  const { positionals, values } = parseArgs({
+    allowPositionals: true,
+    options: {
+      origin: { type: 'string' },
+      ids: { type: 'string' },
+      same: { type: 'string' },
+      concurrency: { type: 'string', default: '2' },
+      flags: { type: 'string', default: 'service' },
+    },
+  });
+  const concurrency = Number(values.concurrency);
+  const [from, count] = values.ids!.split(':').map(Number);
+  // --same ID renders that one page `count` times (the latency comparison); else ids from..from+count-1.
+  const ids = Array.from({ length: count }, (_, i) => (values.same ? Number(values.same) : from + i));
+  const plan: Plan = {
+    origin: values.origin!,
+    warmup: Array.from({ length: concurrency * 2 }, (_, i) => 9_000 + i),
+    ids,
+    concurrency,
+    flags: FLAG_SETS[values.flags],
+  };
+  const run = positionals[0] === 'crawlee' ? await crawlee(plan) : await bare(plan);
+  console.log(JSON.stringify(run));
+}
+
+if (require.main === module) {
+  main().then(
+    () => process.exit(0),
+    (err: unknown) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,299 @@
+// `npm run bench:render`: the same client-rendered fixture pages (/spa/article/1..N: an empty root
+// and a script that fetches the article as JSON after 150 ms) rendered to markdown, one contender at
+// a time, on the same Chromium binary and with the same conversion (libs/rendering's buildContent):
+//   (a) a bare playwright-core loop: one browser, K contexts (the physical limit here),
+//   (b) Crawlee's PlaywrightCrawler at its best maxConcurrency,
+//   (c) the service end to end: one async batch (POST /v1/scrape/batch/async, then GET /v1/jobs)
+//       through the API, the render queue and a worker.
+// Each contender's K is picked by a short trial of each candidate; the service runs at the bare
+// loop's best K (RENDER_CONCURRENCY). CPU and peak RSS are of whole process trees, Chromium
+// included: the contender's process for (a) and (b); the API, the worker and the bench's own
+// redis-server for (c) (MariaDB is shared with others on this machine and left out).
+// Then: sequential sync scrapes of one page vs the bare render of that page, and render auto vs
+// browser on server-rendered pages.
+// Options: --pages N (300), --trial N (30), --k 2,4 (bare candidates), --crawlee 2,4 (Crawlee's),
+//          --flags service|lean (extra Chromium flags of the bare loop; service: none).
+import { execFile } from 'node:child_process';
+import { loadavg } from 'node:os';
+import { resolve } from 'node:path';
+import { parseArgs, promisify } from 'node:util';
+import { startFixtureSite } from '../test/fixtures/site/fixture-site';
+import { quantile, startSampling, summarize } from './process-tree';
+import { renderedArticle, spaUrl, type RenderRun } from './render-contenders';
+import { startServiceStack, type ServiceStack } from './service-stack';
+
+const run = promisify(execFile);
+/** Ids of the measured pages start here; trials use other ids so no cache favours the real run. */
+const FIRST_ID = 1;
+const TRIAL_FIRST_ID = 5_000;
+const SAME_PAGE_ID = 42;
+const SAME_PAGE_RUNS = 30;
+const STATIC_PAGES = 100;
+
+interface Row extends RenderRun {
+  name: string;
+}
+
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
+
+async function contender(
+  kind: 'bare' | 'crawlee',
+  site: { origin: string },
+  args: { ids: string; concurrency: number; flags?: string; same?: number },
+): Promise<RenderRun> {
+  const entry = resolve(__dirname, `render-contenders${__filename.endsWith('.ts') ? '.ts' : '.js'}`);
+  const { stdout } = await run(
+    process.execPath,
+    [
+      ...process.execArgv,
+      entry,
+      kind,
+      '--origin',
+      site.origin,
+      '--ids',
+      args.ids,
+      '--concurrency',
+      String(args.concurrency),
+      '--flags',
+      args.flags ?? 'service',
+      ...(args.same ? ['--same', String(args.same)] : []),
+    ],
+    { maxBuffer: 64 * 1024 * 1024 },
+  );
+  const line = stdout
+    .trim()
+    .split('\n')
+    .reverse()
+    .find((l) => l.startsWith('{'));
+  if (!line) throw new Error(`${kind} printed no result:\n${stdout}`);
+  return JSON.parse(line) as RenderRun;
+}
+
+const rate = (r: RenderRun) => (r.pages - r.failed) / r.seconds;
+const cpuMs = (r: RenderRun) => (r.cpuSeconds * 1000) / r.pages;
+
+/** The candidate with the most pages a second in a short trial. */
+async function best(
+  label: string,
+  candidates: number[],
+  trial: (k: number) => Promise<RenderRun>,
+): Promise<number> {
+  let bestK = candidates[0];
+  let bestRate = 0;
+  for (const k of candidates) {
+    const r = await trial(k);
+    console.log(
+      `  trial ${label} ${k}: ${rate(r).toFixed(2)} pages/s, ${cpuMs(r).toFixed(0)} ms CPU/page, ${r.failed} failed (load ${load()})`,
+    );
+    if (rate(r) > bestRate) [bestK, bestRate] = [k, rate(r)];
+  }
+  return bestK;
+}
+
+interface ScrapeBody {
+  url: string;
+  render: 'browser' | 'auto';
+}
+
+/** Sync scrapes of `bodies`, `concurrency` at a time, sampling the service's processes. */
+async function scrapes(
+  stack: ServiceStack,
+  bodies: ScrapeBody[],
+  concurrency: number,
+  check: (body: ScrapeBody, result: Record<string, unknown>) => boolean,
+): Promise<RenderRun & { engines: Set<string> }> {
+  const latencies: number[] = [];
+  const engines = new Set<string>();
+  let failed = 0;
+  let next = 0;
+  const sampling = startSampling([stack.api.pid!, stack.worker.pid!, stack.redis.pid]);
+  const started = Date.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < bodies.length) {
+        const body = bodies[next++];
+        const t = Date.now();
+        const result = await stack
+          .call('/v1/scrape', { method: 'POST', token: stack.key, body: JSON.stringify(body) })
+          .catch((): Record<string, unknown> => ({}));
+        engines.add(String((result.metadata as { engine?: string } | undefined)?.engine));
+        if (check(body, result)) latencies.push(Date.now() - t);
+        else failed++;
+      }
+    }),
+  );
+  const seconds = (Date.now() - started) / 1000;
+  const { cpuSeconds, peakRssMiB, peakPssMiB, processes } = summarize(sampling.stop());
+  return {
+    pages: bodies.length,
+    failed,
+    seconds,
+    latenciesMs: latencies,
+    cpuSeconds,
+    peakRssMiB,
+    peakPssMiB,
+    processes,
+    engines,
+  };
+}
+
+/**
+ * One async batch of `urls` (the service's throughput path: the worker pulls pages from the queue
+ * itself), from POST to the job's end, sampling the service's processes. Latency is the worker's
+ * own timings.total_ms of each page (the bare loop's and Crawlee's are also per page, in-process).
+ */
+async function batch(stack: ServiceStack, urls: string[]): Promise<RenderRun> {
+  const sampling = startSampling([stack.api.pid!, stack.worker.pid!, stack.redis.pid]);
+  const started = Date.now();
+  const { job_id: id } = await stack.call('/v1/scrape/batch/async', {
+    method: 'POST',
+    token: stack.key,
+    body: JSON.stringify({ urls, render: 'browser' }),
+  });
+  let job: Record<string, unknown>;
+  do {
+    await new Promise((r) => setTimeout(r, 100));
+    job = await stack.call(`/v1/jobs/${id as string}?page_size=1`, { token: stack.key });
+  } while (['queued', 'running'].includes(job.status as string));
+  const seconds = (Date.now() - started) / 1000;
+  const { cpuSeconds, peakRssMiB, peakPssMiB, processes } = summarize(sampling.stop());
+  const all = await stack.call(`/v1/jobs/${id as string}?page_size=1000`, { token: stack.key });
+  const pages = (all.result as { data: Record<string, unknown>[] }).data;
+  const good = pages.filter(
+    (p) =>
+      !p.error && renderedArticle(p.markdown as string | undefined, Number(String(p.url).split('/').pop())),
+  );
+  return {
+    pages: urls.length,
+    failed: urls.length - good.length,
+    seconds,
+    latenciesMs: good.map((p) => (p.timings as { total_ms: number }).total_ms),
+    cpuSeconds,
+    peakRssMiB,
+    peakPssMiB,
+    processes,
+  };
+}
+
+function table(rows: Row[]): string {
+  const lines = [
+    '| contender | pages/s | CPU ms/page | p50 ms | p95 ms | peak RSS MiB (PSS) | failed |',
+    '|---|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const r of rows) {
+    lines.push(
+      `| ${r.name} | ${rate(r).toFixed(2)} | ${cpuMs(r).toFixed(0)} | ${quantile(r.latenciesMs, 0.5)} | ` +
+        `${quantile(r.latenciesMs, 0.95)} | ${r.peakRssMiB.toFixed(0)} (${r.peakPssMiB.toFixed(0)}) | ${r.failed} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      pages: { type: 'string', default: '300' },
+      trial: { type: 'string', default: '30' },
+      k: { type: 'string', default: '2,4' },
+      crawlee: { type: 'string', default: '2,4' },
+      flags: { type: 'string', default: 'service' },
+    },
+  });
+  const pages = Number(values.pages);
+  const trialPages = Number(values.trial);
+  const list = (s: string) => s.split(',').map(Number);
+  const ids = `${FIRST_ID}:${pages}`;
+  const trialIds = `${TRIAL_FIRST_ID}:${trialPages}`;
+  const site = await startFixtureSite({ crawlDelaySeconds: null, trapRefusedAddresses: false });
+  console.log(`bench:render, ${pages} pages of /spa/article/<id>, load average at start ${load()}`);
+  try {
+    // (a) The bare loop.
+    const flags = values.flags;
+    const bareK = await best('bare K', list(values.k), (k) =>
+      contender('bare', site, { ids: trialIds, concurrency: k, flags }),
+    );
+    const bare = await contender('bare', site, { ids, concurrency: bareK, flags });
+    console.log(`  (a) done (load ${load()})`);
+
+    // (b) Crawlee.
+    const crawleeK = await best('crawlee maxConcurrency', list(values.crawlee), (k) =>
+      contender('crawlee', site, { ids: trialIds, concurrency: k }),
+    );
+    const crawlee = await contender('crawlee', site, { ids, concurrency: crawleeK });
+    console.log(`  (b) done (load ${load()})`);
+
+    // (c) The service, at the bare loop's K.
+    const stack = await startServiceStack({
+      worker: { WORKER_QUEUES: 'render', RENDER_CONCURRENCY: String(bareK), HOST_CONCURRENCY: '64' },
+    });
+    let service: RenderRun;
+    let sameService: Awaited<ReturnType<typeof scrapes>>;
+    let staticAuto: Awaited<ReturnType<typeof scrapes>>;
+    let staticBrowser: Awaited<ReturnType<typeof scrapes>>;
+    const spa = (from: number, count: number, same?: number): ScrapeBody[] =>
+      Array.from({ length: count }, (_, i) => ({
+        url: spaUrl(site.origin, same ?? from + i),
+        render: 'browser',
+      }));
+    const idOf = (url: string) => Number(url.split('/').pop());
+    const isArticle = (body: ScrapeBody, result: Record<string, unknown>) =>
+      !result.error && renderedArticle(result.markdown as string | undefined, idOf(body.url));
+    try {
+      await scrapes(stack, spa(9_000, bareK * 2), bareK, isArticle);
+      service = await batch(
+        stack,
+        Array.from({ length: pages }, (_, i) => spaUrl(site.origin, FIRST_ID + i)),
+      );
+      console.log(`  (c) done (load ${load()})`);
+      sameService = await scrapes(stack, spa(0, SAME_PAGE_RUNS, SAME_PAGE_ID), 1, isArticle);
+      const statics = (render: ScrapeBody['render']): ScrapeBody[] =>
+        Array.from({ length: STATIC_PAGES }, (_, i) => ({
+          url: `${site.origin}/static/article/${2_000 + i}`,
+          render,
+        }));
+      staticAuto = await scrapes(stack, statics('auto'), bareK, isArticle);
+      staticBrowser = await scrapes(stack, statics('browser'), bareK, isArticle);
+    } finally {
+      await stack.stop();
+    }
+    const sameBare = await contender('bare', site, {
+      ids: `0:${SAME_PAGE_RUNS}`,
+      same: SAME_PAGE_ID,
+      concurrency: 1,
+      flags,
+    });
+
+    const rows: Row[] = [
+      { name: `(a) bare playwright-core, ${bareK} contexts, flags ${flags}`, ...bare },
+      { name: `(b) Crawlee PlaywrightCrawler, maxConcurrency ${crawleeK}`, ...crawlee },
+      { name: `(c) service, one async batch, RENDER_CONCURRENCY ${bareK}`, ...service },
+    ];
+    const p50 = (r: RenderRun) => quantile(r.latenciesMs, 0.5);
+    console.log(
+      [
+        '',
+        table(rows),
+        '',
+        `c/a: ${(rate(service) / rate(bare)).toFixed(2)} pages/s (target >= 0.9), CPU/page ${(cpuMs(service) / cpuMs(bare)).toFixed(2)}`,
+        `c/b: ${(rate(service) / rate(crawlee)).toFixed(2)} pages/s (target >= 1.2), CPU/page ${(cpuMs(service) / cpuMs(crawlee)).toFixed(2)}`,
+        `one page (/spa/article/${SAME_PAGE_ID}), ${SAME_PAGE_RUNS} times one at a time: sync scrape p50 ${p50(sameService)} ms, ` +
+          `bare render p50 ${p50(sameBare)} ms: +${p50(sameService) - p50(sameBare)} ms (target <= +50)`,
+        `static pages (${STATIC_PAGES}, x${bareK}): render auto ${rate(staticAuto).toFixed(2)} pages/s ` +
+          `(${cpuMs(staticAuto).toFixed(0)} ms CPU/page, engines ${[...staticAuto.engines].join(',')}), ` +
+          `browser ${rate(staticBrowser).toFixed(2)} pages/s (${cpuMs(staticBrowser).toFixed(0)} ms CPU/page): ` +
+          `${(rate(staticAuto) / rate(staticBrowser)).toFixed(1)}x (target >= 10x)`,
+        `load average at end ${load()}`,
+      ].join('\n'),
+    );
+  } finally {
+    await site.close();
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
