@@ -1,15 +1,11 @@
 // `npm run bench:api`: requests per second of GET /v1/me with and without auth and rate limiting.
 import 'reflect-metadata';
-import { ChildProcess, spawn } from 'node:child_process';
+import { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import autocannon from 'autocannon';
-import { DataSource } from 'typeorm';
-import { dataSourceOptions } from '@app/persistence';
-import { migrate } from '../scripts/migrate';
-import { testEnvironment } from '../test/support/test-env';
 import { freePort, waitForHttp } from '../test/support/processes';
+import { benchDatabase, benchEnvironment, createAccount, createPlan, startEntry } from './bench-stack';
 
 const CONNECTIONS = 50;
 const WARMUP_SECONDS = 3;
@@ -25,12 +21,8 @@ interface Server {
 }
 
 function start(name: string, entry: string, env: NodeJS.ProcessEnv, port: number): Server {
-  // Compiled entries beside this file in dist/. Logs at the production level go to /dev/null:
-  // both variants pay the same for them.
-  const child = spawn(process.execPath, [resolve(__dirname, '..', entry)], {
-    env: { ...env, PORT: String(port) },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  // Logs at the production level go to /dev/null: both variants pay the same for them.
+  const child = startEntry(entry, { ...env, PORT: String(port) });
   return { name, url: `http://127.0.0.1:${port}`, child };
 }
 
@@ -57,37 +49,23 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 
 async function main(): Promise<void> {
   const runId = randomBytes(4).toString('hex');
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    ...testEnvironment(runId),
-    NODE_ENV: 'production',
-    LOG_LEVEL: 'info',
-    DATABASE_URL: `mysql://root@127.0.0.1:3306/scraper_bench_${runId}`,
-    REDIS_PREFIX: `scraper_bench_${runId}`,
-  };
-  await migrate(env.DATABASE_URL!);
-  const db = new DataSource(dataSourceOptions(env.DATABASE_URL!, 1));
-  await db.initialize();
+  const env = benchEnvironment(runId, { LOG_LEVEL: 'info' });
+  const { db, drop } = await benchDatabase(env);
   const servers: Server[] = [];
   try {
     const plan = `bench_${runId}`;
-    await db.query(
-      'INSERT INTO plans (name, rate_per_minute, monthly_quota, max_concurrent_pages) VALUES (?, ?, 1000000, 8)',
-      [plan, BENCH_RATE_PER_MINUTE],
-    );
-    const guarded = start('guarded', 'apps/api/src/main.js', env, await freePort());
+    await createPlan(db, plan, {
+      ratePerMinute: BENCH_RATE_PER_MINUTE,
+      monthlyQuota: 1_000_000,
+      maxConcurrentPages: 8,
+    });
+    const guarded = start('guarded', 'apps/api/src/main', env, await freePort());
     servers.push(guarded);
     await waitForHttp(`${guarded.url}/healthz`);
-    const created = await fetch(`${guarded.url}/admin/v1/accounts`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${env.ADMIN_TOKEN}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ email: `bench-${runId}@example.test`, plan }),
-    });
-    const { keys } = (await created.json()) as { keys: { environment: string; key: string }[] };
-    const key = keys.find((k) => k.environment === 'production')!.key;
+    const key = await createAccount(guarded.url, env.ADMIN_TOKEN!, plan);
     const unguarded = start(
       'unguarded',
-      'bench/unguarded-api.js',
+      'bench/unguarded-api',
       { ...env, BENCH_API_KEY: key },
       await freePort(),
     );
@@ -133,8 +111,7 @@ async function main(): Promise<void> {
     );
   } finally {
     for (const s of servers) s.child.kill('SIGTERM');
-    await db.query(`DROP DATABASE IF EXISTS \`scraper_bench_${runId}\``);
-    await db.destroy();
+    await drop();
   }
 }
 

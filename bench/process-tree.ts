@@ -31,6 +31,11 @@ function kib(file: string, field: string): number {
   return match ? Number(match[1]) : 0;
 }
 
+/** Resident set size of one process. */
+export function processRssMiB(pid: number): number {
+  return kib(`/proc/${pid}/status`, 'VmRSS') / 1024;
+}
+
 /**
  * RSS counts a shared page in every process that maps it, so its sum over Chromium's processes
  * overstates the footprint; PSS divides shared pages among their users, closer to what the pod's
