@@ -54,9 +54,10 @@ export class BatchService {
   private checkUrls(raw: unknown[]): string[] {
     const out = new Array<string>(raw.length);
     const problems: FieldProblem[] = [];
+    const target = this.urls.batchTargets();
     for (let i = 0; i < raw.length; i++) {
       try {
-        out[i] = this.urls.targetWithoutDns(raw[i], `urls[${i}]`);
+        out[i] = target(raw[i], `urls[${i}]`);
       } catch (err) {
         if (!(err instanceof InvalidRequestError)) throw err;
         problems.push(...err.errors);

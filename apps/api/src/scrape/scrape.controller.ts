@@ -8,6 +8,7 @@ import { PageResultDto } from './dto/page-result.dto';
 import { ScrapeService } from './scrape.service';
 import { BatchService } from './batch.service';
 import { BatchRequestDto } from './dto/batch-request.dto';
+import { BatchBody, BatchRequestPipe } from './batch-request.pipe';
 
 @Controller('v1/scrape')
 @CustomerApi('scrape')
@@ -42,7 +43,7 @@ export class ScrapeController {
   @ApiErrors(400, 402, 409, 413)
   async batch(
     @CurrentAuth() auth: AuthContext,
-    @Body() body: BatchRequestDto,
+    @BatchBody(new BatchRequestPipe()) body: BatchRequestDto,
     @Headers('idempotency-key') idempotencyKey?: string,
   ): Promise<JobAcceptedDto> {
     return this.batches.accept(auth, body, idempotencyKey);

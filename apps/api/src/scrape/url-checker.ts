@@ -12,6 +12,8 @@ import {
   vetUrl,
 } from '@app/net-guard';
 
+const REFUSED_ADDRESS = 'points at an address this service may not reach';
+
 /**
  * Refuses at job creation what can never be fetched: bad schemes, credentials, and hosts that are
  * (or resolve to) refused addresses. A name that does not resolve is let through: DNS may change
@@ -31,20 +33,35 @@ export class UrlChecker {
   }
 
   /**
-   * For batches of up to a million URLs: synchronous, no DNS. Only literal addresses and localhost
-   * names are judged here; other names are vetted when their page is fetched.
+   * For batches of up to a million URLs: a synchronous check without DNS, for one batch. Only
+   * literal addresses and localhost names are judged here; other names are vetted when their page
+   * is fetched. A host's verdict depends on nothing else, and a batch names few hosts many times,
+   * so each host is judged once per batch.
    */
-  targetWithoutDns(raw: unknown, field: string): string {
-    const url = parseTargetUrl(raw, { kind: 'target', field });
-    const known = knownAddresses(url.hostname);
-    if (known) {
-      try {
-        assertAllowed(url.hostname, known, this.policy);
-      } catch (err) {
-        throw this.refusal(err, field);
+  batchTargets(): (raw: unknown, field: string) => string {
+    const allowed = new Map<string, boolean>();
+    return (raw, field) => {
+      const url = parseTargetUrl(raw, { kind: 'target', field });
+      let verdict = allowed.get(url.hostname);
+      if (verdict === undefined) {
+        verdict = this.literalHostAllowed(url.hostname);
+        allowed.set(url.hostname, verdict);
       }
+      if (!verdict) throw InvalidRequestError.field(field, REFUSED_ADDRESS);
+      return url.href;
+    };
+  }
+
+  private literalHostAllowed(hostname: string): boolean {
+    const known = knownAddresses(hostname);
+    if (!known) return true;
+    try {
+      assertAllowed(hostname, known, this.policy);
+      return true;
+    } catch (err) {
+      if (err instanceof BlockedAddressError) return false;
+      throw err;
     }
-    return url.href;
   }
 
   async webhook(raw: unknown): Promise<string> {
@@ -63,8 +80,6 @@ export class UrlChecker {
   }
 
   private refusal(err: unknown, field: string): unknown {
-    return err instanceof BlockedAddressError
-      ? InvalidRequestError.field(field, 'points at an address this service may not reach')
-      : err;
+    return err instanceof BlockedAddressError ? InvalidRequestError.field(field, REFUSED_ADDRESS) : err;
   }
 }
