@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { FixtureSite, startFixtureSite } from '../../../test/fixtures/site/fixture-site';
 import { ApiHarness, TestAccount, createAccount, startApi } from '../../../test/support/api-harness';
@@ -199,5 +200,41 @@ describe('batches', () => {
       code: 'payload_too_large',
       detail: 'Request body is too large: at most 128 MB',
     });
+  });
+});
+
+// No worker here: the batch is only accepted, never expanded or rendered.
+describe('batch acceptance', () => {
+  let site: FixtureSite;
+  let api: ApiHarness;
+
+  beforeAll(async () => {
+    site = await startFixtureSite();
+    api = await startApi();
+  });
+  afterAll(async () => {
+    await api?.close();
+    await site?.close();
+  });
+
+  it('stores a list that compresses badly, whose chunks together pass the 16 MB packet limit', async () => {
+    const account = await createAccount(api, 'enterprise');
+    const server = api.app.getHttpServer();
+    if (!server.listening) await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const { port } = server.address() as { port: number };
+    // 16 random bytes a URL: 500,000 of them compress to over 8 MB, over 16 MB as hex in SQL.
+    const urls = Array.from(
+      { length: 500_000 },
+      () => `${site.origin}/static/article/1?r=${randomBytes(16).toString('hex')}`,
+    );
+    const res = await fetch(`http://127.0.0.1:${port}/v1/scrape/batch/async`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${account.liveKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ urls }),
+    });
+    expect(res.status).toBe(202);
+    const { job_id: id } = (await res.json()) as { job_id: string };
+    const job = await api.http().get(`/v1/jobs/${id}`).set('Authorization', `Bearer ${account.liveKey}`);
+    expect(job.body).toMatchObject({ status: 'queued', total: 500_000 });
   });
 });
