@@ -1,7 +1,8 @@
 // `npm run bench:batch`: acceptance of huge batches, then a batch end to end (issue 4).
 // 1. Acceptance: --tries POSTs of each --sizes batch (URLs on the fixture site, built and serialised
 //    before the clock starts) to the compiled API as a real process, no worker running; p50 latency
-//    from the request's first byte to the parsed 202, and the API's RSS (sampled every 50 ms).
+//    from the request's first byte to the parsed 202, the CPU the API spent on it (all threads, from
+//    /proc), and the API's RSS (sampled every 50 ms).
 // 2. Expansion: all but the last batch of each size cancelled, then a worker expands the other two
 //    into page rows and chunk jobs; their account's plan allows 0 pages in flight, so nothing renders
 //    (the chunk job only hands itself back). Redis used_memory after expansion against before the POSTs.
@@ -27,7 +28,7 @@ import {
   startEntry,
   stopProcess,
 } from './bench-stack';
-import { processRssMiB } from './process-tree';
+import { processRssMiB, sample } from './process-tree';
 
 const RSS_SAMPLE_MS = 50;
 const URLS_PER_REDIS_TARGET = 200_000;
@@ -101,11 +102,14 @@ async function main(): Promise<void> {
         RSS_SAMPLE_MS,
       );
       const ms: number[] = [];
+      const cpuMs: number[] = [];
       const jobIds: string[] = [];
       for (let t = 0; t < tries; t++) {
+        const cpuBefore = sample(api.pid!).cpuSeconds;
         const started = performance.now();
         const { job_id: jobId } = await call(pausedKey, 'POST', '/v1/scrape/batch/async', body);
         ms.push(performance.now() - started);
+        cpuMs.push((sample(api.pid!).cpuSeconds - cpuBefore) * 1000);
         jobIds.push(jobId as string);
       }
       clearInterval(sampler);
@@ -117,6 +121,8 @@ async function main(): Promise<void> {
         `${size.toLocaleString('en')} URLs (${mib(body.length)} MiB of JSON): acceptance p50 ${p50.toFixed(0)} ms` +
           ` (tries ${ms.map((m) => m.toFixed(0)).join(', ')} ms)` +
           (target ? `, target < ${target} ms: ${p50 < target ? 'met' : 'MISSED'}` : '') +
+          // CPU the API spent (all its threads): what the request costs whatever the neighbours do.
+          `; API CPU p50 ${median(cpuMs).toFixed(0)} ms a try` +
           `; API RSS ${rssBefore.toFixed(0)} MiB before, peak +${(rssPeak - rssBefore).toFixed(0)} MiB,` +
           ` +${(rssAfter - rssBefore).toFixed(0)} MiB 1 s after`,
       );
