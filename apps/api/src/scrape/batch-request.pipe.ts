@@ -2,13 +2,14 @@ import { ExecutionContext, PipeTransform, createParamDecorator } from '@nestjs/c
 import type { Request } from 'express';
 import { FieldProblem, InvalidRequestError } from '@app/common';
 import { createValidationPipe } from '../common/validation';
-import { BatchOptionsDto, BatchRequestDto, MAX_BATCH_URLS } from './dto/batch-request.dto';
+import { BatchRequestDto, MAX_BATCH_URLS } from './dto/batch-request.dto';
 
 /**
  * The body of POST /v1/scrape/batch/async, read past the global ValidationPipe: that pipe visits
  * every array item several times (gap closing, prototype-key stripping, class-transformer's copy),
- * seconds for a million URLs (docs/decisions.md, "Batch acceptance"). The options are validated
- * by the same pipe without the list; the list's shape here, each URL by BatchService.
+ * seconds for a million URLs (docs/decisions.md, "Batch acceptance"). The rest of the body is
+ * validated by the same pipe against BatchRequestDto (which has no rule on `urls`); the list's
+ * shape here, each URL by BatchService.
  */
 export class BatchRequestPipe implements PipeTransform<unknown, Promise<BatchRequestDto>> {
   private readonly validation = createValidationPipe();
@@ -21,12 +22,12 @@ export class BatchRequestPipe implements PipeTransform<unknown, Promise<BatchReq
     const problems: FieldProblem[] = [];
     const listProblem = checkList(urls);
     if (listProblem) problems.push({ field: 'urls', message: listProblem });
-    let dto: BatchOptionsDto | undefined;
+    let dto: BatchRequestDto | undefined;
     try {
       dto = (await this.validation.transform(options, {
         type: 'body',
-        metatype: BatchOptionsDto,
-      })) as BatchOptionsDto;
+        metatype: BatchRequestDto,
+      })) as BatchRequestDto;
     } catch (err) {
       if (!(err instanceof InvalidRequestError)) throw err;
       problems.push(...err.errors);

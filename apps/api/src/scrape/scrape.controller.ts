@@ -1,5 +1,5 @@
 import { Body, Controller, Headers, HttpCode, Post } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiHeader, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiBody, ApiHeader, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { AuthContext, CurrentAuth } from '@app/auth';
 import { ApiErrors, CustomerApi, IDEMPOTENCY_KEY_HEADER } from '../common/openapi';
 import { JobAcceptedDto } from '../jobs/dto/job.dto';
@@ -38,6 +38,8 @@ export class ScrapeController {
     description:
       'Reserves one page of the monthly quota per URL. Results by polling GET /v1/jobs/{id} or by webhook.',
   })
+  // The body is read past the global pipe (BatchBody), so its type is declared here.
+  @ApiBody({ type: BatchRequestDto })
   @ApiHeader(IDEMPOTENCY_KEY_HEADER)
   @ApiAcceptedResponse({ type: JobAcceptedDto })
   @ApiErrors(400, 402, 409, 413)
