@@ -1,11 +1,10 @@
 // `npm run bench:api`: requests per second of GET /v1/me with and without auth and rate limiting.
 import 'reflect-metadata';
 import { ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 import { freePort, waitForHttp } from '../test/support/processes';
-import { benchDatabase, benchEnvironment, createAccount, createPlan, startEntry } from './bench-stack';
+import { startEntry, startServiceStack, stopProcess } from './service-stack';
 
 const CONNECTIONS = 50;
 const WARMUP_SECONDS = 3;
@@ -18,12 +17,6 @@ interface Server {
   name: string;
   url: string;
   child: ChildProcess;
-}
-
-function start(name: string, entry: string, env: NodeJS.ProcessEnv, port: number): Server {
-  // Logs at the production level go to /dev/null: both variants pay the same for them.
-  const child = startEntry(entry, { ...env, PORT: String(port) });
-  return { name, url: `http://127.0.0.1:${port}`, child };
 }
 
 /** CPU seconds (user + system) a process has used, from /proc: what a request costs the API itself. */
@@ -48,29 +41,27 @@ async function load(server: Server, key: string, seconds: number): Promise<autoc
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function main(): Promise<void> {
-  const runId = randomBytes(4).toString('hex');
-  const env = benchEnvironment(runId, { LOG_LEVEL: 'info' });
-  const { db, drop } = await benchDatabase(env);
-  const servers: Server[] = [];
+  // Logs at the production level go to /dev/null: both variants pay the same for them. The
+  // machine's Redis, as in the figures of docs/benchmarks.md.
+  const stack = await startServiceStack({ redis: 'shared', logLevel: 'info' });
+  let unguarded: Server | undefined;
   try {
-    const plan = `bench_${runId}`;
-    await createPlan(db, plan, {
+    const plan = `bench_${stack.runId}`;
+    await stack.createPlan(plan, {
       ratePerMinute: BENCH_RATE_PER_MINUTE,
       monthlyQuota: 1_000_000,
       maxConcurrentPages: 8,
     });
-    const guarded = start('guarded', 'apps/api/src/main', env, await freePort());
-    servers.push(guarded);
-    await waitForHttp(`${guarded.url}/healthz`);
-    const key = await createAccount(guarded.url, env.ADMIN_TOKEN!, plan);
-    const unguarded = start(
-      'unguarded',
-      'bench/unguarded-api',
-      { ...env, BENCH_API_KEY: key },
-      await freePort(),
-    );
-    servers.push(unguarded);
+    const guarded: Server = { name: 'guarded', url: stack.apiUrl, child: stack.api };
+    const key = await stack.createAccount(plan);
+    const port = await freePort();
+    unguarded = {
+      name: 'unguarded',
+      url: `http://127.0.0.1:${port}`,
+      child: startEntry('bench/unguarded-api', { ...stack.env, BENCH_API_KEY: key, PORT: String(port) }),
+    };
     await waitForHttp(`${unguarded.url}/healthz`);
+    const servers = [guarded, unguarded];
 
     const probe = await fetch(`${guarded.url}/v1/me`, { headers: { authorization: `Bearer ${key}` } });
     const baseline = await fetch(`${unguarded.url}/v1/me`, { headers: { authorization: `Bearer ${key}` } });
@@ -110,8 +101,8 @@ async function main(): Promise<void> {
       ].join('\n'),
     );
   } finally {
-    for (const s of servers) s.child.kill('SIGTERM');
-    await drop();
+    if (unguarded) await stopProcess(unguarded.child);
+    await stack.stop();
   }
 }
 

@@ -10,24 +10,12 @@
 //    default: plain HTTP) on a plan with 128 pages in flight; pages/s from the POST to the job's end.
 // Everything runs on a redis-server and a database of the bench's own, removed at the end.
 import 'reflect-metadata';
-import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import Redis from 'ioredis';
 import { ARTICLE_COUNT } from '../test/fixtures/site/articles';
 import { startFixtureSite } from '../test/fixtures/site/fixture-site';
-import { freePort, waitForHttp } from '../test/support/processes';
-import { startRedisServer } from '../test/support/redis-server';
-import {
-  benchDatabase,
-  benchEnvironment,
-  createAccount,
-  createPlan,
-  mib,
-  redisUsedMemory,
-  startEntry,
-  stopProcess,
-} from './bench-stack';
+import { mib, redisUsedMemory, startServiceStack } from './service-stack';
 import { processRssMiB, sample } from './process-tree';
 
 const RSS_SAMPLE_MS = 50;
@@ -54,37 +42,20 @@ async function main(): Promise<void> {
   const sizes = values.sizes.split(',').map(Number);
   const tries = Number(values.tries);
   const pages = Number(values.pages);
-  const runId = randomBytes(4).toString('hex');
-  const redisServer = await startRedisServer();
   const site = await startFixtureSite({ crawlDelaySeconds: null, trapRefusedAddresses: false });
-  const env = benchEnvironment(runId, { LOG_LEVEL: 'warn', REDIS_URL: redisServer.url });
-  const { db, drop } = await benchDatabase(env);
-  const apiPort = await freePort();
-  const apiUrl = `http://127.0.0.1:${apiPort}`;
   const profile = values['cpu-prof-dir'];
-  const api = startEntry(
-    'apps/api/src/main',
-    { ...env, PORT: String(apiPort) },
-    profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [],
-  );
-  let worker: ReturnType<typeof startEntry> | undefined;
-  const redis = new Redis(redisServer.url);
+  const stack = await startServiceStack({
+    apiNodeArgs: profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [],
+  });
+  const { api, db, runId } = stack;
+  const redis = new Redis(stack.redis!.url);
   try {
-    await waitForHttp(`${apiUrl}/healthz`, 60_000);
-    await createPlan(db, `paused_${runId}`, { ...UNLIMITED, maxConcurrentPages: 0 });
-    await createPlan(db, `bench_${runId}`, { ...UNLIMITED, maxConcurrentPages: 128 });
-    const pausedKey = await createAccount(apiUrl, env.ADMIN_TOKEN!, `paused_${runId}`);
-    const key = await createAccount(apiUrl, env.ADMIN_TOKEN!, `bench_${runId}`);
-    const call = async (token: string, method: string, path: string, body?: string | Buffer) => {
-      const res = await fetch(apiUrl + path, {
-        method,
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-        body,
-      });
-      const json = (await res.json()) as Record<string, unknown>;
-      if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json).slice(0, 500)}`);
-      return json;
-    };
+    await stack.createPlan(`paused_${runId}`, { ...UNLIMITED, maxConcurrentPages: 0 });
+    await stack.createPlan(`bench_${runId}`, { ...UNLIMITED, maxConcurrentPages: 128 });
+    const pausedKey = await stack.createAccount(`paused_${runId}`);
+    const key = await stack.createAccount(`bench_${runId}`);
+    const call = (token: string, method: string, path: string, body?: string | Buffer) =>
+      stack.call(path, { method, token, body });
 
     // 1. Acceptance.
     const redisBefore = await redisUsedMemory(redis);
@@ -132,17 +103,13 @@ async function main(): Promise<void> {
     const redisAccepted = await redisUsedMemory(redis);
 
     // 2. Expansion of one batch of each size, rendering held at 0 pages in flight by the plan.
-    const workerPort = await freePort();
     const expansionStarted = performance.now();
-    worker = startEntry('apps/worker/src/main', {
-      ...env,
+    await stack.startWorker({
       WORKER_QUEUES: 'render',
-      WORKER_PORT: String(workerPort),
       RENDER_CONCURRENCY: values.concurrency,
       // All pages are on one host; let it take the worker's whole concurrency, as bench:crawl does.
       HOST_CONCURRENCY: '64',
     });
-    await waitForHttp(`http://127.0.0.1:${workerPort}/readyz`, 60_000);
     const ids = kept.map((k) => k.jobId);
     for (;;) {
       const [{ n }] = await db.query<{ n: string }[]>(
@@ -203,12 +170,9 @@ async function main(): Promise<void> {
     if (job.status !== 'completed' || job.completed !== pages)
       throw new Error('the batch did not complete every page');
   } finally {
-    if (worker) await stopProcess(worker);
-    await stopProcess(api);
     redis.disconnect();
-    await redisServer.stop();
+    await stack.stop();
     await site.close();
-    await drop();
   }
 }
 

@@ -8,7 +8,7 @@ import Redis from 'ioredis';
 import { BIG_SITE_PAGES } from '../test/fixtures/site/crawl-site';
 import { startFixtureSite } from '../test/fixtures/site/fixture-site';
 import { Sample, sample } from './process-tree';
-import { startServiceStack } from './service-stack';
+import { mib, redisUsedMemory, startServiceStack } from './service-stack';
 
 const SAMPLE_MS = 200;
 
@@ -25,15 +25,16 @@ async function main(): Promise<void> {
   const stack = await startServiceStack({
     worker: { WORKER_QUEUES: 'crawl', RENDER_CONCURRENCY: values.concurrency, HOST_CONCURRENCY: '64' },
   });
-  const { call, key, worker } = stack;
-  const redis = new Redis(stack.redis.url);
+  const { call, key } = stack;
+  const worker = stack.worker!;
+  const redis = new Redis(stack.redis!.url);
   try {
-    const baseRedis = redisUsed(await redis.info('memory'));
+    const baseRedis = await redisUsedMemory(redis);
     const samples: Sample[] = [];
     let redisPeak = baseRedis;
     const timer = setInterval(() => {
       samples.push(sample(worker.pid!));
-      void redis.info('memory').then((info) => (redisPeak = Math.max(redisPeak, redisUsed(info))));
+      void redisUsedMemory(redis).then((used) => (redisPeak = Math.max(redisPeak, used)));
     }, SAMPLE_MS);
     const started = Date.now();
     const { job_id: jobId } = await call('/v1/crawl', {
@@ -75,9 +76,6 @@ async function main(): Promise<void> {
     await site.close();
   }
 }
-
-const redisUsed = (info: string) => Number(/^used_memory:(\d+)/m.exec(info)?.[1] ?? 0);
-const mib = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
 
 main().catch((err: unknown) => {
   console.error(err);

@@ -109,7 +109,7 @@ async function scrapes(
   const engines = new Set<string>();
   let failed = 0;
   let next = 0;
-  const sampling = startSampling([stack.api.pid!, stack.worker.pid!, stack.redis.pid]);
+  const sampling = startSampling([stack.api.pid!, stack.worker!.pid!, stack.redis!.pid]);
   const started = Date.now();
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
@@ -150,7 +150,7 @@ async function batch(
   urls: string[],
   render: ScrapeBody['render'] = 'browser',
 ): Promise<RenderRun & { engines: Set<string> }> {
-  const sampling = startSampling([stack.api.pid!, stack.worker.pid!, stack.redis.pid]);
+  const sampling = startSampling([stack.api.pid!, stack.worker!.pid!, stack.redis!.pid]);
   const started = Date.now();
   const { job_id: id } = await stack.call('/v1/scrape/batch/async', {
     method: 'POST',

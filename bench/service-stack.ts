@@ -1,10 +1,12 @@
-// The whole service for the benchmarks that go end to end: a redis-server and a MariaDB database of
-// the bench's own, the API and one worker as child processes (compiled, or under ts-node when the
-// bench runs that way), and an account with a production key.
+// The whole service for the benchmarks that go end to end: a MariaDB database and (by default) a
+// redis-server of the bench's own, the API and a worker as child processes (compiled, or under
+// ts-node when the bench runs that way), and an account with a production key. Everything is
+// removed again by stop().
 import 'reflect-metadata';
 import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
+import type Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { migrate } from '../scripts/migrate';
 import { freePort, waitForHttp } from '../test/support/processes';
@@ -12,104 +14,173 @@ import { startRedisServer, type OwnRedis } from '../test/support/redis-server';
 import { testEnvironment } from '../test/support/test-env';
 
 export interface ServiceStackOptions {
-  /** Worker settings on top of the bench environment (WORKER_QUEUES, RENDER_CONCURRENCY, ...). */
-  worker: NodeJS.ProcessEnv;
+  /** Worker settings (WORKER_QUEUES, RENDER_CONCURRENCY, ...); without them, startWorker() later. */
+  worker?: NodeJS.ProcessEnv;
   /** The account's plan; enterprise's limits stay out of a benchmark's way. */
   plan?: string;
+  /** 'shared': the machine's Redis instead of a redis-server of the bench's own. */
+  redis?: 'own' | 'shared';
+  logLevel?: string;
+  /** Extra node arguments of the API's process (--cpu-prof, ...). */
+  apiNodeArgs?: string[];
+}
+
+export interface BenchPlan {
+  ratePerMinute: number;
+  monthlyQuota: number;
+  maxConcurrentPages: number;
 }
 
 export interface ServiceStack {
+  /** Names the run's database and Redis prefix; for names of the bench's own (plans, ...). */
+  runId: string;
   apiUrl: string;
   /** The account's production key. */
   key: string;
   env: NodeJS.ProcessEnv;
-  redis: OwnRedis;
+  db: DataSource;
+  /** The bench's own redis-server; undefined on the shared one. */
+  redis: OwnRedis | undefined;
   api: ChildProcess;
-  worker: ChildProcess;
-  /** JSON in and out; throws on a non-2xx answer. */
-  call(path: string, init: RequestInit & { token?: string }): Promise<Record<string, unknown>>;
+  /** Undefined until a worker has started. */
+  worker: ChildProcess | undefined;
+  /** Starts the worker with these settings and waits until it is ready. */
+  startWorker(settings: NodeJS.ProcessEnv): Promise<ChildProcess>;
+  createPlan(name: string, plan: BenchPlan): Promise<void>;
+  /** A new account on `plan`; returns its production key. */
+  createAccount(plan: string): Promise<string>;
+  /** JSON in and out (the admin token unless `token`); throws on a non-2xx answer. */
+  call(path: string, init?: RequestInit & { token?: string }): Promise<Record<string, unknown>>;
   stop(): Promise<void>;
 }
 
-function startApp(app: 'api' | 'worker', env: NodeJS.ProcessEnv): ChildProcess {
-  const ext = __filename.endsWith('.ts') ? '.ts' : '.js';
-  const entry = resolve(__dirname, '..', 'apps', app, 'src', `main${ext}`);
-  return spawn(process.execPath, [...process.execArgv, entry], {
+/**
+ * An entry (path from the repository root, without extension) as a child process, started the way
+ * this bench runs (compiled, or under ts-node). Its logs go to /dev/null, errors to ours.
+ */
+export function startEntry(entry: string, env: NodeJS.ProcessEnv, nodeArgs: string[] = []): ChildProcess {
+  const file = resolve(__dirname, '..', `${entry}${__filename.endsWith('.ts') ? '.ts' : '.js'}`);
+  return spawn(process.execPath, [...process.execArgv, ...nodeArgs, file], {
     env,
     stdio: ['ignore', 'ignore', 'inherit'],
   });
 }
 
-function stopApp(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((r) => {
-    child.once('exit', () => r());
-    child.kill('SIGTERM');
-  });
-}
-
-async function dropDatabase(name: string): Promise<void> {
-  const admin = new DataSource({ type: 'mysql', url: 'mysql://root@127.0.0.1:3306/mysql' });
-  await admin.initialize();
-  await admin.query(`DROP DATABASE IF EXISTS \`${name}\``);
-  await admin.destroy();
+/** Ends a child process with SIGTERM and waits until it has exited. */
+export async function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await exited;
 }
 
 export async function startServiceStack({
-  worker,
+  worker: workerSettings,
   plan = 'enterprise',
-}: ServiceStackOptions): Promise<ServiceStack> {
+  redis: redisKind = 'own',
+  logLevel = 'warn',
+  apiNodeArgs = [],
+}: ServiceStackOptions = {}): Promise<ServiceStack> {
   const runId = randomBytes(4).toString('hex');
   const database = `scraper_bench_${runId}`;
-  const redis = await startRedisServer();
+  const redis = redisKind === 'own' ? await startRedisServer() : undefined;
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     ...testEnvironment(runId),
     NODE_ENV: 'production',
-    LOG_LEVEL: 'warn',
+    LOG_LEVEL: logLevel,
     DATABASE_URL: `mysql://root@127.0.0.1:3306/${database}`,
-    REDIS_URL: redis.url,
+    ...(redis ? { REDIS_URL: redis.url } : {}),
     REDIS_PREFIX: `scraper_bench_${runId}`,
   };
   const children: ChildProcess[] = [];
+  let db: DataSource | undefined;
   const stop = async () => {
-    await Promise.all(children.map(stopApp));
-    await redis.stop();
-    await dropDatabase(database);
+    await Promise.all(children.map(stopProcess));
+    await redis?.stop();
+    if (db?.isInitialized) {
+      await db.query(`DROP DATABASE IF EXISTS \`${database}\``);
+      await db.destroy();
+    }
   };
   try {
     await migrate(env.DATABASE_URL!);
+    db = new DataSource({ type: 'mysql', url: env.DATABASE_URL });
+    await db.initialize();
     const apiPort = await freePort();
-    const workerPort = await freePort();
-    const api = startApp('api', { ...env, PORT: String(apiPort) });
-    children.push(api);
-    const workerProcess = startApp('worker', { ...env, ...worker, WORKER_PORT: String(workerPort) });
-    children.push(workerProcess);
     const apiUrl = `http://127.0.0.1:${apiPort}`;
-    await waitForHttp(`${apiUrl}/healthz`, 60_000);
-    await waitForHttp(`http://127.0.0.1:${workerPort}/readyz`, 60_000);
+    const api = startEntry('apps/api/src/main', { ...env, PORT: String(apiPort) }, apiNodeArgs);
+    children.push(api);
     const call = async (
       path: string,
-      { token = env.ADMIN_TOKEN!, ...init }: RequestInit & { token?: string },
+      { token = env.ADMIN_TOKEN!, ...init }: RequestInit & { token?: string } = {},
     ) => {
       const res = await fetch(apiUrl + path, {
         ...init,
         headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
       });
       const body = (await res.json()) as Record<string, unknown>;
-      if (!res.ok) throw new Error(`${path}: ${res.status} ${JSON.stringify(body)}`);
+      if (!res.ok) {
+        const method = init.method ?? 'GET';
+        throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(body).slice(0, 500)}`);
+      }
       return body;
     };
-    const account = await call('/admin/v1/accounts', {
-      method: 'POST',
-      body: JSON.stringify({ email: `bench-${runId}@example.test`, plan }),
-    });
-    const key = (account.keys as { environment: string; key: string }[]).find(
-      (k) => k.environment === 'production',
-    )!.key;
-    return { apiUrl, key, env, redis, api, worker: workerProcess, call, stop };
+    const createAccount = async (accountPlan: string) => {
+      const email = `bench-${runId}-${randomBytes(4).toString('hex')}@example.test`;
+      const { keys } = await call('/admin/v1/accounts', {
+        method: 'POST',
+        body: JSON.stringify({ email, plan: accountPlan }),
+      });
+      return (keys as { environment: string; key: string }[]).find((k) => k.environment === 'production')!
+        .key;
+    };
+    const stack: ServiceStack = {
+      runId,
+      apiUrl,
+      key: '',
+      env,
+      db,
+      redis,
+      api,
+      worker: undefined,
+      startWorker: async (settings) => {
+        const workerPort = await freePort();
+        const worker = startEntry('apps/worker/src/main', {
+          ...env,
+          ...settings,
+          WORKER_PORT: String(workerPort),
+        });
+        children.push(worker);
+        stack.worker = worker;
+        await waitForHttp(`http://127.0.0.1:${workerPort}/readyz`, 60_000);
+        return worker;
+      },
+      createPlan: async (name, { ratePerMinute, monthlyQuota, maxConcurrentPages }) => {
+        await db!.query(
+          'INSERT INTO plans (name, rate_per_minute, monthly_quota, max_concurrent_pages) VALUES (?, ?, ?, ?)',
+          [name, ratePerMinute, monthlyQuota, maxConcurrentPages],
+        );
+      },
+      createAccount,
+      call,
+      stop,
+    };
+    await Promise.all([
+      waitForHttp(`${apiUrl}/healthz`, 60_000),
+      workerSettings && stack.startWorker(workerSettings),
+    ]);
+    stack.key = await createAccount(plan);
+    return stack;
   } catch (err) {
     await stop();
     throw err;
   }
 }
+
+/** Redis's own figure for the memory it holds (INFO memory used_memory), in bytes. */
+export async function redisUsedMemory(redis: Redis): Promise<number> {
+  return Number(/^used_memory:(\d+)/m.exec(await redis.info('memory'))?.[1] ?? 0);
+}
+
+export const mib = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
