@@ -27,6 +27,8 @@ export async function startRedisServer(): Promise<OwnRedis> {
     const deadline = Date.now() + 10_000;
     for (;;) {
       const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+      // A refused connect while the server starts is expected: connect() rejects, no need to log it.
+      probe.on('error', () => undefined);
       try {
         await probe.connect();
         await probe.ping();
