@@ -32,6 +32,8 @@ export async function createApiApp(
   app.use(json({ limit: '1mb' }));
   app.useGlobalPipes(createValidationPipe());
   app.disable('x-powered-by');
+  // A weak ETag is a SHA-1 of every JSON body; no client of this API revalidates with it.
+  app.set('etag', false);
   app.set('trust proxy', false);
   serveOpenApi(app);
   return app;
