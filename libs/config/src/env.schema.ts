@@ -202,6 +202,17 @@ export class WorkerEnv extends SharedEnv {
   @Max(120_000)
   @IsInt()
   RENDER_SETTLE_MAX_MS = 5000;
+
+  /**
+   * Most bytes the egress proxy carries from a target to the browser over one plain-HTTP answer or
+   * one CONNECT tunnel. Well above a page's 10 MiB of HTML, so an oversized document is still judged
+   * by the render path (which counts what Chromium parsed), and a tunnel also carries its origin's
+   * other responses for the context's pages (HTTP/2 puts them all on one connection).
+   */
+  @Transform(toInt)
+  @Min(1024 * 1024)
+  @IsInt()
+  EGRESS_MAX_BYTES = 64 * 1024 * 1024;
 }
 
 function flatten(errors: ValidationError[], prefix = ''): string[] {
