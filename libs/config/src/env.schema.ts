@@ -82,6 +82,15 @@ export class SharedEnv extends DatabaseEnv {
   @IsInt()
   RESULT_RETENTION_DAYS = 7;
 
+  /**
+   * Ended webhook deliveries (delivered or dead) and their attempts are deleted this long after
+   * their last change, and never while their job is unexpired (see docs/decisions.md).
+   */
+  @Transform(toInt)
+  @Min(1)
+  @IsInt()
+  WEBHOOK_DELIVERY_RETENTION_DAYS = 7;
+
   @Transform(toList)
   @Matches(DURATION, { each: true, message: 'must be a comma-separated list of durations like 30s,2m,1h' })
   WEBHOOK_RETRY_SCHEDULE: string[] = ['30s', '2m', '10m', '1h', '6h'];
