@@ -40,8 +40,8 @@ function series(samples: Sample[], name: string, ...labelNames: string[]): Recor
 
 /**
  * /metrics of both apps after a known workload on a database and Redis prefix of this suite's own:
- * four async scrapes of the fixture site (two in the browser, two over plain HTTP of which one is a
- * 404), a webhook that fails once with 500 and then is delivered, a 402 and a 429. Counters are exact.
+ * five async scrapes of the fixture site (two through Playwright, one through Puppeteer, two over
+ * plain HTTP of which one is a 404), a webhook that fails once with 500 and then is delivered, a 402 and a 429. Counters are exact.
  */
 describe('metrics', () => {
   const certificate = makeTestCertificate();
@@ -115,13 +115,14 @@ describe('metrics', () => {
       await post({ url: `${site.origin}/static/article/2`, ...browser, webhook_url: receiver.url }),
       await post({ url: `${site.origin}/static/article/3` }),
       await post({ url: `${site.origin}/status/404` }),
+      await post({ url: `${site.origin}/static/article/6`, render: 'browser', engine: 'puppeteer' }),
     ];
 
-    // No worker yet: the four jobs wait in the render queue.
+    // No worker yet: the five jobs wait in the render queue.
     const scraped = Date.now();
     let samples = await apiMetrics();
     expect(series(samples, 'scraper_queue_jobs', 'queue', 'state')).toEqual({
-      'render waiting': 4,
+      'render waiting': 5,
       'render active': 0,
       'render delayed': 0,
       'render failed': 0,
@@ -161,6 +162,7 @@ describe('metrics', () => {
       ['completed', 'http', undefined],
       // Its only page failed, so the job did.
       ['failed', 'http', 'HTTP_4XX'],
+      ['completed', 'puppeteer', undefined],
     ]);
     await receiver.waitForRequests(2, 30_000);
 
@@ -172,10 +174,12 @@ describe('metrics', () => {
       'playwright success': 2,
       'http success': 1,
       'http HTTP_4XX': 1,
+      'puppeteer success': 1,
     });
     expect(series(samples, 'scraper_render_duration_seconds_count', 'engine')).toEqual({
       playwright: 2,
       http: 2,
+      puppeteer: 1,
     });
     expect(series(samples, 'scraper_webhook_attempts_total', 'outcome')).toEqual({
       delivered: 1,
@@ -183,13 +187,38 @@ describe('metrics', () => {
       http_error: 1,
       no_answer: 0,
     });
-    // One browser (BROWSER_POOL_SIZE 1) with the account's one context, both idle now.
-    expect(series(samples, 'scraper_browser_pool_browsers', 'state')).toEqual({ in_use: 0, idle: 1 });
-    expect(series(samples, 'scraper_browser_pool_contexts', 'state')).toEqual({ in_use: 0, idle: 1 });
-    expect(series(samples, 'scraper_browser_pool_pages_in_flight')).toEqual({ '': 0 });
-    expect(series(samples, 'scraper_browser_launches_total')).toEqual({ '': 1 });
-    expect(series(samples, 'scraper_browser_restarts_total', 'reason')).toEqual({ recycled: 0, crashed: 0 });
-    expect(series(samples, 'scraper_browser_page_retries_total')).toEqual({ '': 0 });
+    // Playwright: one browser (BROWSER_POOL_SIZE 1) with the account's one context, both idle now.
+    // Puppeteer: the cluster's one browser, idle; its contexts live only as long as their page.
+    expect(series(samples, 'scraper_browser_pool_browsers', 'engine', 'state')).toEqual({
+      'playwright in_use': 0,
+      'playwright idle': 1,
+      'puppeteer in_use': 0,
+      'puppeteer idle': 1,
+    });
+    expect(series(samples, 'scraper_browser_pool_contexts', 'engine', 'state')).toEqual({
+      'playwright in_use': 0,
+      'playwright idle': 1,
+      'puppeteer in_use': 0,
+      'puppeteer idle': 0,
+    });
+    expect(series(samples, 'scraper_browser_pool_pages_in_flight', 'engine')).toEqual({
+      playwright: 0,
+      puppeteer: 0,
+    });
+    expect(series(samples, 'scraper_browser_launches_total', 'engine')).toEqual({
+      playwright: 1,
+      puppeteer: 1,
+    });
+    expect(series(samples, 'scraper_browser_restarts_total', 'engine', 'reason')).toEqual({
+      'playwright recycled': 0,
+      'playwright crashed': 0,
+      'puppeteer recycled': 0,
+      'puppeteer crashed': 0,
+    });
+    expect(series(samples, 'scraper_browser_page_retries_total', 'engine')).toEqual({
+      playwright: 0,
+      puppeteer: 0,
+    });
     expect(series(samples, 'process_resident_memory_bytes')['']).toBeGreaterThan(0);
     expect(series(samples, 'nodejs_heap_size_used_bytes')['']).toBeGreaterThan(0);
 
@@ -219,7 +248,7 @@ describe('metrics', () => {
       'status_class',
     );
     expect(requests).toMatchObject({
-      'POST /v1/scrape/async 2xx': 4,
+      'POST /v1/scrape/async 2xx': 5,
       'POST /v1/scrape/batch/async 4xx': 1,
       'GET /v1/me 4xx': 1,
       'GET unmatched 4xx': 1,
@@ -227,7 +256,7 @@ describe('metrics', () => {
     });
     expect(requests['GET /metrics 2xx']).toBeGreaterThanOrEqual(1);
     // Polled by waitForJob: counted under the template, never under a job's own path.
-    expect(requests['GET /v1/jobs/:id 2xx']).toBeGreaterThanOrEqual(4);
+    expect(requests['GET /v1/jobs/:id 2xx']).toBeGreaterThanOrEqual(5);
     const routes = samples.flatMap((s) => (s.labels.route ? [s.labels.route] : []));
     expect(routes.filter((r) => r.includes('job_'))).toEqual([]);
     expect(series(samples, 'process_cpu_user_seconds_total')['']).toBeGreaterThan(0);

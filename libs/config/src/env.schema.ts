@@ -82,6 +82,15 @@ export class SharedEnv extends DatabaseEnv {
   @IsInt()
   RESULT_RETENTION_DAYS = 7;
 
+  /**
+   * Ended webhook deliveries (delivered or dead) and their attempts are deleted this long after
+   * their last change, and never while their job is unexpired (see docs/decisions.md).
+   */
+  @Transform(toInt)
+  @Min(1)
+  @IsInt()
+  WEBHOOK_DELIVERY_RETENTION_DAYS = 7;
+
   @Transform(toList)
   @Matches(DURATION, { each: true, message: 'must be a comma-separated list of durations like 30s,2m,1h' })
   WEBHOOK_RETRY_SCHEDULE: string[] = ['30s', '2m', '10m', '1h', '6h'];
@@ -202,6 +211,17 @@ export class WorkerEnv extends SharedEnv {
   @Max(120_000)
   @IsInt()
   RENDER_SETTLE_MAX_MS = 5000;
+
+  /**
+   * Most bytes the egress proxy carries from a target to the browser over one plain-HTTP answer or
+   * one CONNECT tunnel. Well above a page's 10 MiB of HTML, so an oversized document is still judged
+   * by the render path (which counts what Chromium parsed), and a tunnel also carries its origin's
+   * other responses for the context's pages (HTTP/2 puts them all on one connection).
+   */
+  @Transform(toInt)
+  @Min(1024 * 1024)
+  @IsInt()
+  EGRESS_MAX_BYTES = 64 * 1024 * 1024;
 }
 
 function flatten(errors: ValidationError[], prefix = ''): string[] {

@@ -13,6 +13,29 @@ import { loopbackCertificate } from '../../../test/fixtures/loopback-cert';
 // loopback spellings stand in for refused addresses.
 const policy = createAddressPolicy({ mode: 'allowlist', allowCidrs: ['127.0.0.1/32'] });
 
+/** The proxy's byte cap here; the echo test's 3 MiB body stays under it. */
+const MAX_BYTES = 4 * 1024 * 1024;
+
+/** Writes 64 KiB chunks, honouring back-pressure, until `total` bytes or the client goes away. */
+async function stream(res: http.ServerResponse, total = Infinity): Promise<void> {
+  const chunk = Buffer.alloc(65_536, 'z');
+  for (let sent = 0; sent < total && !res.destroyed; sent += chunk.length) {
+    if (!res.write(chunk)) await Promise.race([once(res, 'drain'), once(res, 'close')]);
+  }
+  if (!res.destroyed) res.end();
+}
+
+/** Reads a response to its end or until the connection is cut; the bytes read and how it ended. */
+async function drain(res: http.IncomingMessage): Promise<{ bytes: number; cut: boolean }> {
+  let bytes = 0;
+  try {
+    for await (const chunk of res) bytes += (chunk as Buffer).length;
+    return { bytes, cut: false };
+  } catch {
+    return { bytes, cut: true };
+  }
+}
+
 const CHROMIUM_FLAGS = [
   '--no-sandbox',
   '--disable-gpu',
@@ -109,7 +132,7 @@ describe('egress proxy', () => {
   const started: EgressProxy[] = [];
 
   const start = async (resolver: HostResolver) => {
-    const p = await startEgressProxy({ policy, resolver });
+    const p = await startEgressProxy({ policy, resolver, maxBytes: MAX_BYTES });
     started.push(p);
     return p;
   };
@@ -127,10 +150,19 @@ describe('egress proxy', () => {
             `<img id="tls" src="https://127.0.0.2:${httpsPort}/x.png">` +
             `<iframe src="http://foo.localhost:${port}/"></iframe>`,
         );
+      } else if (req.url === '/endless') {
+        res.writeHead(200, { 'content-type': 'application/octet-stream' });
+        void stream(res);
+      } else if (req.url === '/declared-too-large') {
+        res.writeHead(200, { 'content-length': String(MAX_BYTES + 1) });
+        void stream(res, MAX_BYTES + 1);
       } else res.end(`hello from ${req.socket.localAddress} ${req.url}`);
     });
     port = await listen(good, '127.0.0.1');
-    const secure = https.createServer(cert, (_req, res) => res.end('secure hello'));
+    const secure = https.createServer(cert, (req, res) => {
+      if (req.url === '/endless') void stream(res);
+      else res.end('secure hello');
+    });
     httpsPort = await listen(secure, '127.0.0.1');
     servers.push(good, secure);
     // The same ports on refused loopback addresses, so that a wrongly dialed request would be seen.
@@ -153,6 +185,7 @@ describe('egress proxy', () => {
 
     proxy = await startEgressProxy({
       policy,
+      maxBytes: MAX_BYTES,
       resolver: tableResolver({ 'app.test': ['127.0.0.1'], 'evil.test': ['127.0.0.2'] }),
       onRefusal: (r) => refusals.push(r),
     });
@@ -265,6 +298,51 @@ describe('egress proxy', () => {
     });
   });
 
+  describe('byte cap', () => {
+    it('cuts a plain-HTTP answer at maxBytes and goes on serving', async () => {
+      const before = proxy.stats().cut;
+      const res = await new Promise<http.IncomingMessage>((resolve, reject) =>
+        http
+          .get({ host: '127.0.0.1', port: proxy.port, path: `http://127.0.0.1:${port}/endless` }, resolve)
+          .on('error', reject),
+      );
+      expect(res.statusCode).toBe(200);
+      const read = await drain(res);
+      expect(read.cut).toBe(true);
+      expect(read.bytes).toBeGreaterThan(MAX_BYTES / 2);
+      expect(read.bytes).toBeLessThanOrEqual(MAX_BYTES);
+      expect(proxy.stats().cut).toBe(before + 1);
+      expect(refusals.at(-1)).toMatchObject({ code: 'TOO_LARGE', host: '127.0.0.1', port });
+      expect(await viaProxy(proxy, `http://127.0.0.1:${port}/after`)).toMatchObject({ status: 200 });
+    });
+
+    it('refuses an answer whose content-length exceeds maxBytes with 502 and x-egress-blocked', async () => {
+      const answer = await viaProxy(proxy, `http://127.0.0.1:${port}/declared-too-large`);
+      expect(answer.status).toBe(502);
+      expect(answer.headers['x-egress-blocked']).toBe('TOO_LARGE');
+      expect(refusals.at(-1)).toMatchObject({ code: 'TOO_LARGE', host: '127.0.0.1', port });
+    });
+
+    it('cuts a CONNECT tunnel at maxBytes from the target', async () => {
+      const before = proxy.stats().cut;
+      const tunnel = await connectVia(proxy, `127.0.0.1:${httpsPort}`);
+      expect(tunnel.status).toBe(200);
+      const secure = tls.connect({ socket: tunnel.socket, ca: cert.cert, host: '127.0.0.1' });
+      await once(secure, 'secureConnect');
+      secure.write('GET /endless HTTP/1.1\r\nhost: 127.0.0.1\r\n\r\n');
+      let bytes = 0;
+      secure.on('data', (chunk: Buffer) => (bytes += chunk.length));
+      secure.on('error', () => undefined);
+      await once(tunnel.socket, 'close');
+      secure.destroy();
+      // What arrived is decrypted payload, a little less than the ciphertext the cap counts.
+      expect(bytes).toBeGreaterThan(MAX_BYTES / 2);
+      expect(bytes).toBeLessThanOrEqual(MAX_BYTES);
+      expect(proxy.stats().cut).toBe(before + 1);
+      expect(refusals.at(-1)).toMatchObject({ code: 'TOO_LARGE', port: httpsPort });
+    });
+  });
+
   describe('DNS rebinding', () => {
     /** Answers 127.0.0.1 the first time, then 127.0.0.2: a check-then-resolve-again proxy would be fooled. */
     const rebinding = () => {
@@ -285,7 +363,7 @@ describe('egress proxy', () => {
       const second = await viaProxy(p, `http://rebind.test:${port}/r`);
       expect(second.status).toBe(403);
       expect(calls).toEqual(['rebind.test', 'rebind.test']);
-      expect(p.stats()).toEqual({ allowed: 1, blocked: 1, failed: 0 });
+      expect(p.stats()).toEqual({ allowed: 1, blocked: 1, failed: 0, cut: 0 });
     });
 
     it('dials the address it vetted for CONNECT', async () => {
@@ -303,6 +381,7 @@ describe('egress proxy', () => {
     // No name on the page needs DNS; an empty table keeps any stray lookup off the network.
     const withRefusals = await startEgressProxy({
       policy,
+      maxBytes: MAX_BYTES,
       resolver: tableResolver({}),
       onRefusal: (r) => seen.push(r),
     });

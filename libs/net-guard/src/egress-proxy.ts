@@ -1,14 +1,14 @@
 import http from 'node:http';
 import net from 'node:net';
 import { once } from 'node:events';
-import { pipeline } from 'node:stream';
+import { Transform, pipeline } from 'node:stream';
 import type { AddressPolicy } from './address-policy';
 import { BlockedAddressError, DnsError } from './errors';
 import { bareHost, defaultResolver, pinnedLookup, resolveAllowed, type HostResolver } from './resolve-host';
 
-export type EgressRefusalCode = 'BLOCKED_ADDRESS' | 'DNS' | 'CONNECT';
+export type EgressRefusalCode = 'BLOCKED_ADDRESS' | 'DNS' | 'CONNECT' | 'TOO_LARGE';
 
-/** One request or tunnel the proxy did not carry, and why (the code is a page error code). */
+/** One request or tunnel the proxy did not carry or cut short, and why (the code is a page error code). */
 export interface EgressRefusal {
   code: EgressRefusalCode;
   host: string;
@@ -26,13 +26,24 @@ export interface EgressProxyOptions {
    * so this is how the browser side learns that an https request was BLOCKED_ADDRESS.
    */
   onRefusal?: (refusal: EgressRefusal) => void;
+  /**
+   * Most bytes carried from a target to the browser over one plain-HTTP response or one CONNECT
+   * tunnel (the proxy cannot see the responses inside TLS). A declared content-length over it is
+   * refused before the body (502, TOO_LARGE); a stream that passes it is cut there.
+   * WorkerEnv.EGRESS_MAX_BYTES in the worker.
+   */
+  maxBytes: number;
 }
 
-/** allowed: requests and tunnels that passed the policy; blocked: refused by it; failed: DNS or connect. */
+/**
+ * allowed: requests and tunnels that passed the policy; blocked: refused by it; failed: DNS or
+ * connect; cut: answers and tunnels refused or cut at maxBytes.
+ */
 export interface EgressStats {
   allowed: number;
   blocked: number;
   failed: number;
+  cut: number;
 }
 
 export interface EgressProxy {
@@ -47,6 +58,7 @@ const STATUS: Record<EgressRefusalCode, [number, string]> = {
   BLOCKED_ADDRESS: [403, 'Forbidden'],
   DNS: [502, 'Bad Gateway'],
   CONNECT: [502, 'Bad Gateway'],
+  TOO_LARGE: [502, 'Bad Gateway'],
 };
 
 // RFC 9110 section 7.6.1: these describe one connection and are not forwarded.
@@ -73,20 +85,34 @@ function endToEnd(headers: http.IncomingHttpHeaders): http.OutgoingHttpHeaders {
   return out;
 }
 
+/** Passes at most `limit` bytes, then fails (a chunk that would cross the limit is not passed). */
+function byteCap(limit: number, onExceeded: () => void): Transform {
+  let seen = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      seen += chunk.length;
+      if (seen <= limit) return done(null, chunk);
+      onExceeded();
+      done(new Error(`more than ${limit} bytes`));
+    },
+  });
+}
+
 /**
  * The browser's only way out (DESIGN.md "Network policy (SSRF)"): a forward proxy for plain HTTP
  * (absolute-form requests) and CONNECT tunnels that resolves each host once, vets every address,
  * and dials only those addresses, so DNS rebinding cannot move a connection to a refused one.
  */
 export async function startEgressProxy(options: EgressProxyOptions): Promise<EgressProxy> {
-  const { policy, resolver = defaultResolver, onRefusal } = options;
-  const counts: EgressStats = { allowed: 0, blocked: 0, failed: 0 };
+  const { policy, resolver = defaultResolver, onRefusal, maxBytes } = options;
+  const counts: EgressStats = { allowed: 0, blocked: 0, failed: 0, cut: 0 };
   // Keyed by host name; a pooled socket goes to an address vetted when it was opened.
   const upstreamAgent = new http.Agent({ keepAlive: true });
   const tunnels = new Set<net.Socket>();
 
   function refusal(code: EgressRefusalCode, host: string, port: number, reason: string): EgressRefusal {
     if (code === 'BLOCKED_ADDRESS') counts.blocked++;
+    else if (code === 'TOO_LARGE') counts.cut++;
     else counts.failed++;
     const refused = { code, host, port, reason };
     onRefusal?.(refused);
@@ -153,8 +179,20 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
       lookup: pinnedLookup(vetted),
     });
     upstream.on('response', (answer) => {
+      const tooLarge = (what: string) =>
+        refusal('TOO_LARGE', host, port, `${what} exceeds ${maxBytes} bytes`);
+      if (Number(answer.headers['content-length']) > maxBytes) {
+        answer.destroy();
+        return refuseRequest(res, tooLarge(`the answer's content-length`));
+      }
       res.writeHead(answer.statusCode ?? 502, answer.statusMessage, endToEnd(answer.headers));
-      pipeline(answer, res, () => undefined);
+      // Past the cap every stream of the pipeline is destroyed: the browser sees the connection cut.
+      pipeline(
+        answer,
+        byteCap(maxBytes, () => tooLarge('the answer')),
+        res,
+        () => undefined,
+      );
     });
     upstream.on('error', (err) => {
       if (res.headersSent) res.destroy();
@@ -199,7 +237,14 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
       established = true;
       client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
       if (head.length) upstream.write(head);
-      upstream.pipe(client);
+      const cap = byteCap(maxBytes, () =>
+        refusal('TOO_LARGE', host, port, `the tunnel exceeds ${maxBytes} bytes`),
+      );
+      cap.on('error', () => {
+        upstream.destroy();
+        client.destroy();
+      });
+      upstream.pipe(cap).pipe(client);
       client.pipe(upstream);
     });
     upstream.on('error', (err) => {

@@ -3,13 +3,14 @@ import { WorkerEnv } from '@app/config';
 import { AddressPolicy, HOST_RESOLVER, NetGuardModule, type HostResolver } from '@app/net-guard';
 import { startRendering, type Rendering } from './rendering';
 import { RenderService } from './render.service';
+import type { BrowserEngine } from '@app/queue-contracts';
 import type { PoolStats } from './browser-pool';
 
 const RENDERING = Symbol('RENDERING');
 
-/** The Playwright pool's figures; puppeteer-cluster keeps a pool of its own that reports none. */
+/** The figures of each browser engine's pool: Playwright's pool and the puppeteer-cluster engine. */
 export abstract class BrowserPoolStats {
-  abstract read(): PoolStats;
+  abstract read(): Record<BrowserEngine, PoolStats>;
 }
 
 /**
@@ -30,7 +31,10 @@ export abstract class BrowserPoolStats {
       provide: BrowserPoolStats,
       inject: [RENDERING],
       useFactory: (rendering: Rendering): BrowserPoolStats => ({
-        read: () => rendering.engines.playwright.stats(),
+        read: () => ({
+          playwright: rendering.engines.playwright.stats(),
+          puppeteer: rendering.engines.puppeteer.stats(),
+        }),
       }),
     },
   ],

@@ -17,6 +17,7 @@ export type RenderingEnv = Pick<
   | 'BROWSER_MAX_PAGES'
   | 'RENDER_IDLE_MS'
   | 'RENDER_SETTLE_MAX_MS'
+  | 'EGRESS_MAX_BYTES'
 >;
 
 export interface RenderingOptions {
@@ -39,7 +40,12 @@ export interface Rendering {
  */
 export async function startRendering({ env, policy, resolver }: RenderingOptions): Promise<Rendering> {
   const refusals = new RefusalLog();
-  const proxy = await startEgressProxy({ policy, resolver, onRefusal: refusals.record });
+  const proxy = await startEgressProxy({
+    policy,
+    resolver,
+    onRefusal: refusals.record,
+    maxBytes: env.EGRESS_MAX_BYTES,
+  });
   const browserSettings = {
     executablePath: resolveChromiumPath(env.CHROMIUM_PATH),
     proxyUrl: proxy.url,

@@ -101,3 +101,29 @@ describe('Playwright browser pool', () => {
     expect(stats().contextsCreated - before.contextsCreated).toBe(2);
   });
 });
+
+describe('Puppeteer engine pool figures', () => {
+  const puppeteerStats = () => rendering.engines.puppeteer.stats();
+
+  it('counts the cluster replaced after BROWSER_MAX_PAGES pages as a recycled browser', async () => {
+    const before = puppeteerStats();
+    // Six pages fill a cluster (BROWSER_MAX_PAGES 6 above) whatever this engine did before; the
+    // seventh starts a new one and the old closes once idle.
+    for (let i = 0; i < 7; i++) {
+      const page = await rendering.service.render({
+        url: `${site.origin}/static/article/${i + 1}`,
+        options: { ...SCRAPE_DEFAULTS, render: 'browser', engine: 'puppeteer', timeout: 10_000 },
+        isolationKey: 'a',
+      });
+      expect(page.error).toBeUndefined();
+    }
+    while (puppeteerStats().browsersRecycled === before.browsersRecycled) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const after = puppeteerStats();
+    expect(after.browsersRecycled - before.browsersRecycled).toBe(1);
+    expect(after.browsersLaunched - before.browsersLaunched).toBeGreaterThanOrEqual(1);
+    expect(after.contextsCreated - before.contextsCreated).toBe(7);
+    expect(after).toMatchObject({ browsers: 1, browsersInUse: 0, pagesInFlight: 0, browsersLost: 0 });
+  });
+});

@@ -312,16 +312,29 @@ describe.each(BROWSERS)('browser engine contract: %s', (engine) => {
     expect(noise.markdown).toContain('noisePageContent');
   });
 
-  it('renders the page again on a fresh browser when the browser is killed under it', async () => {
+  it('renders the page again on a fresh browser when the browser is killed under it, and counts it', async () => {
+    // Both pools report the same figures (the worker's scraper_browser_* series, by engine).
+    const stats = () => rendering.engines[engine].stats();
     await render(engine, '/static/article/7');
+    const before = stats();
+    expect(before).toMatchObject({ browsers: 1, browsersInUse: 0, contextsInUse: 0, pagesInFlight: 0 });
     const pending = render(engine, '/slow?ms=2000', { timeout: 20_000 });
     await new Promise((resolve) => setTimeout(resolve, 700));
+    expect(stats()).toMatchObject({ browsers: 1, browsersInUse: 1, contextsInUse: 1, pagesInFlight: 1 });
     expect(killBrowsers(engine)).toBe(1);
     const page: PageResult = await pending;
     expect(page.error).toBeUndefined();
     expect(page.markdown).toContain('slowPageContent');
     const next = await render(engine, '/static/article/8');
     expect(next.metadata.title).toBe(title('8'));
+    const after = stats();
+    expect(after).toMatchObject({ browsers: 1, browsersInUse: 0, contextsInUse: 0, pagesInFlight: 0 });
+    expect({
+      launched: after.browsersLaunched - before.browsersLaunched,
+      lost: after.browsersLost - before.browsersLost,
+      recycled: after.browsersRecycled - before.browsersRecycled,
+      retries: after.retries - before.retries,
+    }).toEqual({ launched: 1, lost: 1, recycled: 0, retries: 1 });
   });
 
   it("never sends one account's cookies with another account's pages", async () => {

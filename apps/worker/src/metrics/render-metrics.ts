@@ -1,13 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { BrowserPoolStats, RenderService } from '@app/rendering';
+import type { BrowserEngine } from '@app/queue-contracts';
+import { BrowserPoolStats, RenderService, type PoolStats } from '@app/rendering';
 
 /** Seconds; most pages take well under a second, the budget runs to 120 s. */
 const RENDER_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 20, 30, 60, 120];
 
 /**
- * Pages rendered and how long they took (heard from RenderService), and the Playwright browser
- * pool's figures (read from the pool when Prometheus scrapes).
+ * Pages rendered and how long they took (heard from RenderService), and the browser pools' figures
+ * (read from the pools when Prometheus scrapes).
  */
 @Injectable()
 export class RenderMetrics {
@@ -31,65 +32,73 @@ export class RenderMetrics {
       if (outcome !== 'engine_failure') duration.observe({ engine }, seconds);
     });
 
+    // Each browser engine keeps its own pool; `engine` tells them apart, as on the page series.
+    const pools = () => Object.entries(pool.read()) as [BrowserEngine, PoolStats][];
     new Gauge({
       name: 'scraper_browser_pool_browsers',
-      help: 'Browsers of the Playwright pool: in_use has a page open, idle has none.',
-      labelNames: ['state'],
+      help: "Browsers of each engine's pool: in_use has a page open, idle has none.",
+      labelNames: ['engine', 'state'],
       registers,
       collect() {
-        const s = pool.read();
-        this.set({ state: 'in_use' }, s.browsersInUse);
-        this.set({ state: 'idle' }, s.browsers - s.browsersInUse);
+        for (const [engine, s] of pools()) {
+          this.set({ engine, state: 'in_use' }, s.browsersInUse);
+          this.set({ engine, state: 'idle' }, s.browsers - s.browsersInUse);
+        }
       },
     });
     new Gauge({
       name: 'scraper_browser_pool_contexts',
-      help: 'Browser contexts of the Playwright pool: in_use has a page open, idle has none.',
-      labelNames: ['state'],
+      help: "Browser contexts of each engine's pool: in_use has a page open, idle has none.",
+      labelNames: ['engine', 'state'],
       registers,
       collect() {
-        const s = pool.read();
-        this.set({ state: 'in_use' }, s.contextsInUse);
-        this.set({ state: 'idle' }, s.contexts - s.contextsInUse);
+        for (const [engine, s] of pools()) {
+          this.set({ engine, state: 'in_use' }, s.contextsInUse);
+          this.set({ engine, state: 'idle' }, s.contexts - s.contextsInUse);
+        }
       },
     });
     new Gauge({
       name: 'scraper_browser_pool_pages_in_flight',
-      help: 'Pages open in the Playwright pool.',
+      help: "Pages open in each engine's pool.",
+      labelNames: ['engine'],
       registers,
       collect() {
-        this.set(pool.read().pagesInFlight);
+        for (const [engine, s] of pools()) this.set({ engine }, s.pagesInFlight);
       },
     });
-    // The pool counts for itself; these counters mirror its figures at each scrape.
+    // The pools count for themselves; these counters mirror their figures at each scrape.
     new Counter({
       name: 'scraper_browser_launches_total',
-      help: 'Browsers the Playwright pool launched.',
+      help: "Browsers each engine's pool launched.",
+      labelNames: ['engine'],
       registers,
       collect() {
         this.reset();
-        this.inc(pool.read().browsersLaunched);
+        for (const [engine, s] of pools()) this.inc({ engine }, s.browsersLaunched);
       },
     });
     new Counter({
       name: 'scraper_browser_restarts_total',
       help: 'Browsers replaced: recycled after BROWSER_MAX_PAGES pages or when stuck, crashed when they went away.',
-      labelNames: ['reason'],
+      labelNames: ['engine', 'reason'],
       registers,
       collect() {
-        const s = pool.read();
         this.reset();
-        this.inc({ reason: 'recycled' }, s.browsersRecycled);
-        this.inc({ reason: 'crashed' }, s.browsersLost);
+        for (const [engine, s] of pools()) {
+          this.inc({ engine, reason: 'recycled' }, s.browsersRecycled);
+          this.inc({ engine, reason: 'crashed' }, s.browsersLost);
+        }
       },
     });
     new Counter({
       name: 'scraper_browser_page_retries_total',
       help: 'Pages started again on a fresh browser after theirs went away.',
+      labelNames: ['engine'],
       registers,
       collect() {
         this.reset();
-        this.inc(pool.read().retries);
+        for (const [engine, s] of pools()) this.inc({ engine }, s.retries);
       },
     });
   }

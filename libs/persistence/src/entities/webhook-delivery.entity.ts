@@ -9,6 +9,8 @@ export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
 // One logical delivery per job, however many times the job's end is reported.
 @Index(['jobId'], { unique: true })
 @Index(['status', 'nextAttemptAt'])
+// The retention sweep: ended deliveries by the time of their last change.
+@Index(['status', 'updatedAt'])
 export class WebhookDelivery {
   @PrimaryColumn(idColumn)
   id: string;

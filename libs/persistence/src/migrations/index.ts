@@ -4,6 +4,7 @@ import { SeedPlans1795333566474 } from './1795333566474-SeedPlans';
 import { QuotaAndUsageFlushes1795334621020 } from './1795334621020-QuotaAndUsageFlushes';
 import { WebhookDeliveryPerJob1795335157078 } from './1795335157078-WebhookDeliveryPerJob';
 import { AdminsAndAuditLog1795437117585 } from './1795437117585-AdminsAndAuditLog';
+import { DeliveryRetentionIndex1795447126089 } from './1795447126089-DeliveryRetentionIndex';
 
 export const MIGRATIONS = [
   InitialSchema1795333566473,
@@ -11,4 +12,5 @@ export const MIGRATIONS = [
   QuotaAndUsageFlushes1795334621020,
   WebhookDeliveryPerJob1795335157078,
   AdminsAndAuditLog1795437117585,
+  DeliveryRetentionIndex1795447126089,
 ];

@@ -1,9 +1,10 @@
-import puppeteer, { TimeoutError, type Page } from 'puppeteer-core';
+import puppeteer, { TimeoutError, type Browser, type LaunchOptions, type Page } from 'puppeteer-core';
 import { Cluster } from 'puppeteer-cluster';
 import { MAX_HTML_BYTES, MAX_TIMEOUT_MS } from '@app/queue-contracts';
 import { withDeadline } from '../deadline';
 import { browserProfile, userAgentOverride } from './browser-profile';
 import { BrowserGoneError } from '../page-errors';
+import type { PoolStats } from '../browser-pool';
 import {
   KEEP_BROWSER_ON_SIGNALS,
   LAUNCH_MS,
@@ -58,6 +59,20 @@ export class PuppeteerEngine implements RenderEngine {
   private cluster: Promise<Cluster> | undefined;
   private pagesOnCluster = 0;
   private readonly retired = new Set<Promise<void>>();
+  // The pool figures the Playwright pool reports (PoolStats), kept here since the cluster keeps none.
+  private readonly counters = {
+    browsersLaunched: 0,
+    browsersRecycled: 0,
+    browsersLost: 0,
+    contextsCreated: 0,
+    retries: 0,
+  };
+  /** Connected browsers, each with the pages it has open. */
+  private readonly browsers = new Map<Browser, number>();
+  /** Browsers the current cluster launched (its first one, and the ones it relaunched after a crash). */
+  private clusterBrowsers = new Set<Browser>();
+  /** Browsers this engine is closing: their end is a recycle or the shutdown, not a crash. */
+  private readonly closing = new Map<Browser, 'recycled' | 'shutdown'>();
 
   constructor(private readonly settings: BrowserEngineSettings) {}
 
@@ -79,11 +94,31 @@ export class PuppeteerEngine implements RenderEngine {
         // The cluster relaunches a browser that went away once its pages are closed.
         if (!(err instanceof BrowserGoneError)) throw err;
         if (attempt > 1) return crashCapture(this.name, err);
+        this.counters.retries++;
       }
     }
   }
 
+  /**
+   * The pool's figures in the Playwright pool's terms. The cluster runs a browser (relaunched after
+   * a crash) and gives every page a context of its own, closed with it: so contexts are the pages
+   * open, none idle.
+   */
+  stats(): PoolStats {
+    const open = [...this.browsers.values()];
+    const pagesInFlight = open.reduce((sum, pages) => sum + pages, 0);
+    return {
+      browsers: open.length,
+      browsersInUse: open.filter((pages) => pages > 0).length,
+      contexts: pagesInFlight,
+      contextsInUse: pagesInFlight,
+      pagesInFlight,
+      ...this.counters,
+    };
+  }
+
   async close(): Promise<void> {
+    for (const browser of this.clusterBrowsers) this.closing.set(browser, 'shutdown');
     const current = this.cluster;
     this.cluster = undefined;
     await Promise.all([current?.then((c) => c.close()), ...this.retired]);
@@ -92,8 +127,10 @@ export class PuppeteerEngine implements RenderEngine {
   private currentCluster(): Promise<Cluster> {
     if (this.cluster && this.pagesOnCluster >= this.settings.limits.browserMaxPages) {
       // Pages already queued on the old cluster finish there; it closes once idle.
+      const browsers = this.clusterBrowsers;
       const retiring = this.cluster.then(async (c) => {
         await c.idle();
+        for (const browser of browsers) this.closing.set(browser, 'recycled');
         await c.close();
       });
       this.retired.add(retiring);
@@ -102,11 +139,14 @@ export class PuppeteerEngine implements RenderEngine {
     }
     if (!this.cluster) {
       this.pagesOnCluster = 0;
+      const browsers = new Set<Browser>();
+      this.clusterBrowsers = browsers;
       const launching = Cluster.launch({
         concurrency: Cluster.CONCURRENCY_CONTEXT,
         maxConcurrency: this.settings.limits.concurrency,
         // Passed explicitly: the cluster would otherwise require 'puppeteer', which downloads Chrome.
-        puppeteer,
+        // Wrapped to see every browser it launches, relaunches after a crash included.
+        puppeteer: { launch: (options: LaunchOptions) => this.launch(options, browsers) },
         puppeteerOptions: {
           executablePath: this.settings.executablePath,
           args: chromiumArgs(this.settings.proxyUrl),
@@ -128,7 +168,36 @@ export class PuppeteerEngine implements RenderEngine {
     return this.cluster;
   }
 
+  private async launch(options: LaunchOptions, clusterBrowsers: Set<Browser>): Promise<Browser> {
+    const browser = await puppeteer.launch(options);
+    this.counters.browsersLaunched++;
+    this.browsers.set(browser, 0);
+    clusterBrowsers.add(browser);
+    browser.once('disconnected', () => {
+      this.browsers.delete(browser);
+      clusterBrowsers.delete(browser);
+      const reason = this.closing.get(browser);
+      this.closing.delete(browser);
+      if (reason === 'recycled') this.counters.browsersRecycled++;
+      else if (!reason) this.counters.browsersLost++;
+    });
+    return browser;
+  }
+
   private async render(page: Page, request: EngineRequest): Promise<Capture> {
+    const browser = page.browser();
+    this.counters.contextsCreated++;
+    this.browsers.set(browser, (this.browsers.get(browser) ?? 0) + 1);
+    try {
+      return await this.renderPage(page, request);
+    } finally {
+      const pages = this.browsers.get(browser);
+      // A browser that went away is no longer counted.
+      if (pages !== undefined) this.browsers.set(browser, pages - 1);
+    }
+  }
+
+  private async renderPage(page: Page, request: EngineRequest): Promise<Capture> {
     const tab = tabOf(page);
     page.on('dialog', (dialog) => void dialog.dismiss().catch(() => undefined));
     page.on('popup', (popup) => void popup?.close().catch(() => undefined));
