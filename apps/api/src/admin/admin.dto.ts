@@ -1,5 +1,5 @@
 import { IntersectionType, OmitType, PartialType } from '@nestjs/swagger';
-import { Transform, Type } from 'class-transformer';
+import { Transform } from 'class-transformer';
 import {
   IsBoolean,
   IsEmail,
@@ -14,24 +14,11 @@ import {
   Min,
 } from 'class-validator';
 import { ENVIRONMENTS, Environment, type AccountStatus } from '@app/persistence';
+import { PageQueryDto } from '../common/page-query.dto';
 import { JobListQueryDto } from '../jobs/dto/job-query.dto';
 import { DeliveryListQueryDto, ReplayFilterDto } from '../webhooks/dto/deliveries-query.dto';
 
 const ACCOUNT_STATUSES: AccountStatus[] = ['active', 'suspended'];
-
-class Page {
-  @IsOptional()
-  @MaxLength(200)
-  @IsString()
-  cursor?: string;
-
-  @IsOptional()
-  @Max(100)
-  @Min(1)
-  @IsInt()
-  @Type(() => Number)
-  limit?: number;
-}
 
 export class CreateAccountDto {
   @IsEmail()
@@ -43,7 +30,7 @@ export class CreateAccountDto {
   plan: string;
 }
 
-export class AccountListQueryDto extends Page {
+export class AccountListQueryDto extends PageQueryDto {
   /** Any part of the e-mail address. */
   @IsOptional()
   @IsString()
@@ -129,7 +116,7 @@ export class CreatePlanDto {
 
 export class UpdatePlanDto extends PartialType(OmitType(CreatePlanDto, ['name'] as const)) {}
 
-export class AuditQueryDto extends Page {
+export class AuditQueryDto extends PageQueryDto {
   @IsOptional()
   @MaxLength(32)
   @IsString()

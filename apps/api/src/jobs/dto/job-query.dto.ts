@@ -2,6 +2,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { JOB_STATUSES, JobStatus, JobType } from '@app/persistence';
+import { PageQueryDto } from '../../common/page-query.dto';
 
 export class JobResultQueryDto {
   @ApiPropertyOptional({ maxLength: 200, description: 'The `next` of an earlier answer.' })
@@ -25,7 +26,7 @@ export class JobResultQueryDto {
   page_size?: number;
 }
 
-export class JobListQueryDto {
+export class JobListQueryDto extends PageQueryDto {
   @ApiPropertyOptional({ enum: JOB_STATUSES })
   @IsOptional()
   @IsIn(JOB_STATUSES)
@@ -35,18 +36,4 @@ export class JobListQueryDto {
   @IsOptional()
   @IsIn(['scrape', 'batch', 'crawl'])
   type?: JobType;
-
-  @ApiPropertyOptional({ maxLength: 200, description: 'The `next` of an earlier answer.' })
-  @IsOptional()
-  @MaxLength(200)
-  @IsString()
-  cursor?: string;
-
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 50 })
-  @IsOptional()
-  @Max(100)
-  @Min(1)
-  @IsInt()
-  @Type(() => Number)
-  limit?: number;
 }

@@ -1,23 +1,14 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform, Type } from 'class-transformer';
-import {
-  IsBoolean,
-  IsIn,
-  IsISO8601,
-  IsInt,
-  IsOptional,
-  IsString,
-  Max,
-  MaxLength,
-  Min,
-} from 'class-validator';
+import { ApiPropertyOptional, IntersectionType, PickType } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsBoolean, IsIn, IsISO8601, IsOptional, IsString, MaxLength } from 'class-validator';
 import type { DeliveryStatus } from '@app/persistence';
+import { PageQueryDto } from '../../common/page-query.dto';
 import type { DeliveryFilter } from '../delivery-log.service';
 
 export const DELIVERY_STATUSES: DeliveryStatus[] = ['pending', 'succeeded', 'failed'];
 
 /** What both the list and a bulk replay filter on; `cursor` is the `next` of an earlier answer. */
-export class DeliveryFilterDto {
+export class DeliveryFilterDto extends PickType(PageQueryDto, ['cursor'] as const) {
   @ApiPropertyOptional({ enum: DELIVERY_STATUSES, description: '`failed`: the dead letters.' })
   @IsOptional()
   @IsIn(DELIVERY_STATUSES)
@@ -28,12 +19,6 @@ export class DeliveryFilterDto {
   @MaxLength(32)
   @IsString()
   job_id?: string;
-
-  @ApiPropertyOptional({ maxLength: 200, description: 'The `next` of an earlier answer.' })
-  @IsOptional()
-  @MaxLength(200)
-  @IsString()
-  cursor?: string;
 }
 
 /** POST /v1/webhooks/deliveries/replay: which deliveries to send again (e.g. every dead one since T). */
@@ -51,15 +36,7 @@ export class ReplayFilterDto extends DeliveryFilterDto {
   until?: string;
 }
 
-export class DeliveryListQueryDto extends ReplayFilterDto {
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 50 })
-  @IsOptional()
-  @Max(100)
-  @Min(1)
-  @IsInt()
-  @Type(() => Number)
-  limit?: number;
-}
+export class DeliveryListQueryDto extends IntersectionType(ReplayFilterDto, PageQueryDto) {}
 
 export const toDeliveryFilter = (q: ReplayFilterDto): DeliveryFilter => ({
   status: q.status,
