@@ -7,10 +7,11 @@ import { dataSourceOptions, ensureDatabase, runMigrationsLocked } from '@app/per
 import { FixtureSite, startFixtureSite } from '../fixtures/site/fixture-site';
 import { HttpsReceiver, makeTestCertificate, startHttpsReceiver } from '../fixtures/https';
 import { ApiHarness, TestAccount, createAccount, startApi } from '../support/api-harness';
-import { allResults, waitForJob } from '../support/jobs';
+import { allResults, finishedPages, waitForFinishedPages, waitForJob } from '../support/jobs';
 import { OwnMariaDb, startMariaDbServer } from '../support/mariadb-server';
 import { RunningProcess, freePort, startWorkerProcess } from '../support/processes';
 import { OwnRedis, startRedisServer } from '../support/redis-server';
+import { WorkerFleet } from '../support/worker-fleet';
 import { recordFault } from './report';
 
 /**
@@ -27,19 +28,7 @@ describe('faults', () => {
   let redis: OwnRedis;
   let api: ApiHarness;
   let account: TestAccount;
-  const workers: RunningProcess[] = [];
-
-  async function startWorker(env: NodeJS.ProcessEnv = {}): Promise<RunningProcess> {
-    const proc = await startWorkerProcess({ REDIS_URL: redis.url, ...env });
-    workers.push(proc);
-    return proc;
-  }
-  async function stopWorkers(): Promise<void> {
-    for (const w of workers.splice(0)) {
-      w.child.kill('SIGKILL');
-      await w.exited;
-    }
-  }
+  let workers: WorkerFleet;
 
   const authed = (req: Test) => req.set('Authorization', `Bearer ${account.liveKey}`);
 
@@ -50,20 +39,9 @@ describe('faults', () => {
     return res.body.job_id;
   }
 
-  async function finished(id: string): Promise<number> {
-    const res = await authed(api.http().get(`/v1/jobs/${id}`));
-    return res.status === 200 ? res.body.completed + res.body.failed : -1;
-  }
-
-  async function waitForFinished(id: string, atLeast: number, timeoutMs = 120_000): Promise<number> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const n = await finished(id);
-      if (n >= atLeast) return n;
-      if (Date.now() > deadline) throw new Error(`job ${id} never reached ${atLeast} finished pages`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
+  const finished = (id: string) => finishedPages(api, account.liveKey, id);
+  const waitForFinished = (id: string, atLeast: number, timeoutMs?: number) =>
+    waitForFinishedPages(api, account.liveKey, id, atLeast, timeoutMs);
 
   /** Rows per index and per status, straight from MySQL: the counts "after". */
   async function pageRows(db: DataSource, id: string) {
@@ -81,27 +59,29 @@ describe('faults', () => {
     };
   }
 
-  /** The job ended completed with every page exactly once, results in input order. */
+  /**
+   * The job ended completed with every page succeeded exactly once, results in input order, and
+   * its counters equal to the rows.
+   */
   async function expectEveryPageOnce(id: string, urls: string[], db: DataSource, timeoutMs = 300_000) {
     const job = await waitForJob(api, account.liveKey, id, timeoutMs);
     const data = await allResults(api, account.liveKey, id);
     const rows = await pageRows(db, id);
-    expect(job).toMatchObject({ status: 'completed', total: urls.length });
-    expect(job.completed + job.failed).toBe(urls.length);
+    expect(job).toMatchObject({ status: 'completed', total: urls.length, completed: urls.length, failed: 0 });
     expect(data.map((p) => p.index)).toEqual(urls.map((_, i) => i));
     expect(data.map((p) => p.url)).toEqual(urls);
-    expect(rows).toMatchObject({ rows: urls.length, distinct: urls.length });
-    expect(rows.succeeded + rows.failed).toBe(urls.length);
+    expect(rows).toEqual({ rows: urls.length, distinct: urls.length, succeeded: urls.length, failed: 0 });
     return { job, data, rows };
   }
 
   beforeAll(async () => {
     site = await startFixtureSite({ crawlDelaySeconds: null });
     redis = await startRedisServer();
+    workers = new WorkerFleet({ REDIS_URL: redis.url });
     api = await startApi({ REDIS_URL: redis.url });
     account = await createAccount(api, 'enterprise');
   });
-  afterEach(stopWorkers);
+  afterEach(() => workers?.stopAll());
   afterAll(async () => {
     await api?.close();
     await redis?.stop();
@@ -120,16 +100,15 @@ describe('faults', () => {
       .map((f, k) => Math.max(Math.floor(((k + f) / WORKER_KILLS) * 0.8 * urls.length), 1));
     const killedAt: number[] = [];
     for (const point of points) {
-      const worker = await startWorker();
+      const worker = await workers.start();
       await waitForFinished(id, point, 180_000);
       worker.child.kill('SIGKILL');
       expect(await worker.exited).toBe('SIGKILL');
       killedAt.push(await finished(id));
     }
     expect(killedAt[killedAt.length - 1]).toBeLessThan(urls.length);
-    await startWorker();
+    await workers.start();
     const { rows } = await expectEveryPageOnce(id, urls, api.app.get(DataSource));
-    expect(rows.succeeded).toBe(urls.length);
     recordFault({
       fault: `worker kill -9 ×${WORKER_KILLS}`,
       workload: `batch of ${urls.length} pages (render auto)`,
@@ -143,7 +122,7 @@ describe('faults', () => {
       { length: 60 },
       (_, i) => `${site.origin}/spa/article/${(i % 40) + 1}?crash=${i}`,
     );
-    const worker = await startWorker({ RENDER_CONCURRENCY: '2' });
+    const worker = await workers.start({ RENDER_CONCURRENCY: '2' });
     const id = await submitBatch(urls, { render: 'browser' });
     const killed: number[] = [];
     for (const point of [8, 30]) {
@@ -160,7 +139,6 @@ describe('faults', () => {
       killed.push(browsers.length);
     }
     const { rows, data } = await expectEveryPageOnce(id, urls, api.app.get(DataSource));
-    expect(rows.succeeded).toBe(urls.length);
     expect(data.every((p) => p.metadata.engine === 'playwright')).toBe(true);
     recordFault({
       fault: 'Chromium processes SIGKILLed twice',
@@ -172,13 +150,12 @@ describe('faults', () => {
 
   it('Redis restarted empty mid-batch: the reconciler re-enqueues from MySQL', async () => {
     const urls = Array.from({ length: 600 }, (_, i) => `${site.origin}/slow?ms=20&restart=${i}`);
-    await startWorker();
+    await workers.start();
     const id = await submitBatch(urls);
     await waitForFinished(id, 100);
     await redis.restart();
     const atRestart = await finished(id);
     const { rows } = await expectEveryPageOnce(id, urls, api.app.get(DataSource));
-    expect(rows.succeeded).toBe(urls.length);
     recordFault({
       fault: 'Redis killed and restarted with no data',
       workload: `batch of ${urls.length} pages`,
@@ -189,7 +166,7 @@ describe('faults', () => {
 
   it('Redis flushed mid-batch', async () => {
     const urls = Array.from({ length: 600 }, (_, i) => `${site.origin}/slow?ms=20&flush=${i}`);
-    await startWorker();
+    await workers.start();
     const id = await submitBatch(urls);
     await waitForFinished(id, 100);
     const client = new Redis(redis.url);
@@ -197,7 +174,6 @@ describe('faults', () => {
     client.disconnect();
     const atFlush = await finished(id);
     const { rows } = await expectEveryPageOnce(id, urls, api.app.get(DataSource));
-    expect(rows.succeeded).toBe(urls.length);
     recordFault({
       fault: 'Redis FLUSHALL',
       workload: `batch of ${urls.length} pages`,
@@ -210,7 +186,7 @@ describe('faults', () => {
     const certificate = makeTestCertificate();
     // Reserve a port for the receiver, then leave it closed: connections are refused.
     const port = await freePort();
-    await startWorker({
+    await workers.start({
       NODE_EXTRA_CA_CERTS: certificate.caPath,
       WEBHOOK_RETRY_SCHEDULE: '1s,1s,1s,1s,1s,1s,1s,1s,30s',
     });
@@ -246,7 +222,7 @@ describe('faults', () => {
   }, 300_000);
 
   it('oversized pages fail alone (TOO_LARGE); large results are stored and paged', async () => {
-    await startWorker();
+    await workers.start();
     const urls = [
       `${site.origin}/huge?mb=11`,
       `${site.origin}/huge?mb=11&length`,

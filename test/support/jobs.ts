@@ -29,3 +29,26 @@ export async function allResults(api: ApiHarness, key: string, id: string) {
   } while (cursor);
   return data;
 }
+
+/** Pages of a job finished so far (completed + failed), or -1 while the API cannot answer 200. */
+export async function finishedPages(api: ApiHarness, key: string, id: string): Promise<number> {
+  const res = await api.http().get(`/v1/jobs/${id}`).set('Authorization', `Bearer ${key}`);
+  return res.status === 200 ? res.body.completed + res.body.failed : -1;
+}
+
+/** Polls until at least `atLeast` pages of the job have finished; returns how many have. */
+export async function waitForFinishedPages(
+  api: ApiHarness,
+  key: string,
+  id: string,
+  atLeast: number,
+  timeoutMs = 120_000,
+): Promise<number> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const n = await finishedPages(api, key, id);
+    if (n >= atLeast) return n;
+    if (Date.now() > deadline) throw new Error(`job ${id} never reached ${atLeast} finished pages`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

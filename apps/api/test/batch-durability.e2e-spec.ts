@@ -1,45 +1,22 @@
-import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { FixtureSite, startFixtureSite } from '../../../test/fixtures/site/fixture-site';
 import { ApiHarness, TestAccount, createAccount, startApi } from '../../../test/support/api-harness';
 import { OwnRedis, startRedisServer } from '../../../test/support/redis-server';
-import { RunningProcess, startWorkerProcess } from '../../../test/support/processes';
-import { allResults, waitForJob } from '../../../test/support/jobs';
+import { allResults, waitForFinishedPages, waitForJob } from '../../../test/support/jobs';
+import { WorkerFleet } from '../../../test/support/worker-fleet';
 import { browserProcesses } from '../../../libs/rendering/test/browser-processes';
 
 /**
- * Destructive cases on a redis-server of their own, with workers as real child processes (from
- * dist: npm test builds first), so a kill -9 or FLUSHALL never touches another test.
+ * A worker stopped with SIGTERM mid-batch, on a redis-server of its own, with workers as real child
+ * processes (from dist: npm test builds first). kill -9 and a Redis FLUSHALL mid-batch are the
+ * larger cases of test/resilience/faults.resilience-spec.ts.
  */
 describe('batch durability', () => {
   let site: FixtureSite;
   let redis: OwnRedis;
   let api: ApiHarness;
   let account: TestAccount;
-  const workers: RunningProcess[] = [];
-
-  async function startWorker(env: NodeJS.ProcessEnv = {}): Promise<RunningProcess> {
-    const proc = await startWorkerProcess({ REDIS_URL: redis.url, ...env });
-    workers.push(proc);
-    return proc;
-  }
-
-  async function progress(id: string): Promise<number> {
-    const res = await api
-      .http()
-      .get(`/v1/jobs/${id}`)
-      .set('Authorization', `Bearer ${account.liveKey}`)
-      .expect(200);
-    return res.body.completed + res.body.failed;
-  }
-
-  async function waitForProgress(id: string, atLeast: number): Promise<void> {
-    const deadline = Date.now() + 60_000;
-    while ((await progress(id)) < atLeast) {
-      if (Date.now() > deadline) throw new Error(`job ${id} never reached ${atLeast} finished pages`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
+  let workers: WorkerFleet;
 
   /** Every page exactly once: results in order, one row per index, counters equal to the rows. */
   async function expectExactlyOnce(id: string, urls: string[]): Promise<void> {
@@ -59,51 +36,29 @@ describe('batch durability', () => {
   beforeAll(async () => {
     site = await startFixtureSite();
     redis = await startRedisServer();
+    workers = new WorkerFleet({ REDIS_URL: redis.url });
     api = await startApi({ REDIS_URL: redis.url });
     account = await createAccount(api, 'enterprise');
   });
-  afterEach(async () => {
-    for (const w of workers.splice(0)) {
-      w.child.kill('SIGKILL');
-      await w.exited;
-    }
-  });
+  afterEach(() => workers?.stopAll());
   afterAll(async () => {
     await api?.close();
     await redis?.stop();
     await site?.close();
   });
 
-  it('loses nothing and doubles nothing when a worker is killed with SIGKILL mid-batch', async () => {
-    const urls = Array.from({ length: 400 }, (_, i) => `${site.origin}/slow?ms=20&page=${i}`);
-    const first = await startWorker();
-    const { body } = await api
-      .http()
-      .post('/v1/scrape/batch/async')
-      .set('Authorization', `Bearer ${account.liveKey}`)
-      .send({ urls })
-      .expect(202);
-    await waitForProgress(body.job_id, 50);
-    first.child.kill('SIGKILL');
-    expect(await first.exited).toBe('SIGKILL');
-    const finishedAtKill = await progress(body.job_id);
-    expect(finishedAtKill).toBeLessThan(urls.length);
-    await startWorker();
-    await expectExactlyOnce(body.job_id, urls);
-  }, 240_000);
-
   it('finishes or hands back its pages when a worker gets SIGTERM mid-batch, then exits 0', async () => {
     const urls = Array.from({ length: 150 }, (_, i) => `${site.origin}/slow?ms=150&drain=${i}`);
     // The slow answer is the page's whole network activity: no need to wait long for quiet after it.
     const fast = { RENDER_CONCURRENCY: '4', RENDER_IDLE_MS: '50' };
-    const first = await startWorker({ ...fast, SHUTDOWN_GRACE_MS: '60000' });
+    const first = await workers.start({ ...fast, SHUTDOWN_GRACE_MS: '60000' });
     const { body } = await api
       .http()
       .post('/v1/scrape/batch/async')
       .set('Authorization', `Bearer ${account.liveKey}`)
       .send({ urls, render: 'browser' })
       .expect(202);
-    await waitForProgress(body.job_id, 30);
+    await waitForFinishedPages(api, account.liveKey, body.job_id, 30);
     const browsers = browserProcesses('playwright', first.child.pid);
     expect(browsers.length).toBeGreaterThan(0);
     first.child.kill('SIGTERM');
@@ -118,27 +73,11 @@ describe('batch durability', () => {
     // Nothing left half-done, and work left for the next worker.
     expect(Number(row.running)).toBe(0);
     expect(Number(row.pending)).toBeGreaterThan(0);
-    await startWorker(fast);
+    await workers.start(fast);
     await expectExactlyOnce(body.job_id, urls);
     // Each page was fetched once: none was rendered by both workers.
     const fetchedTwice = urls.filter((u) => site.hits(u.slice(site.origin.length)) !== 1);
     expect(fetchedTwice).toEqual([]);
-  }, 240_000);
-
-  it('finishes a batch after Redis loses all its data mid-way', async () => {
-    const urls = Array.from({ length: 300 }, (_, i) => `${site.origin}/slow?ms=20&flush=${i}`);
-    await startWorker();
-    const { body } = await api
-      .http()
-      .post('/v1/scrape/batch/async')
-      .set('Authorization', `Bearer ${account.liveKey}`)
-      .send({ urls })
-      .expect(202);
-    await waitForProgress(body.job_id, 30);
-    const client = new Redis(redis.url);
-    await client.flushall();
-    client.disconnect();
-    await expectExactlyOnce(body.job_id, urls);
   }, 240_000);
 });
 
