@@ -367,4 +367,31 @@ describe('admin API', () => {
       expect(api.logs.join('')).not.toContain(adminKey);
     });
   });
+
+  describe('paging', () => {
+    // One PageQueryDto serves every listing: the same bounds on each.
+    it.each([
+      ['/v1/jobs', false],
+      ['/v1/webhooks/deliveries', false],
+      ['/admin/v1/accounts', true],
+      ['/admin/v1/audit', true],
+      ['/admin/v1/jobs', true],
+      ['/admin/v1/webhooks/deliveries', true],
+    ])('%s pages by limit (1 to 100) and cursor, and refuses others with 400', async (path, asAdmin) => {
+      const c = await createAccount(api);
+      await endedJobWithDelivery(c);
+      await endedJobWithDelivery(c);
+      const get = (query: string) => (asAdmin ? admin() : as(c.liveKey)).get(`${path}?${query}`);
+      const first = await get('limit=1').expect(200);
+      expect(first.body.data).toHaveLength(1);
+      const second = await get(`limit=1&cursor=${first.body.next}`).expect(200);
+      expect(second.body.data).toHaveLength(1);
+      expect(second.body.data[0]).not.toEqual(first.body.data[0]);
+      await get('limit=100').expect(200);
+      for (const bad of ['limit=0', 'limit=101', 'limit=ten', 'limit=1.5', `cursor=${'x'.repeat(201)}`]) {
+        const res = await get(bad).expect(400);
+        expect(res.body.errors).toEqual([{ field: bad.split('=')[0], message: expect.any(String) }]);
+      }
+    });
+  });
 });
