@@ -1,35 +1,15 @@
-import { Column, CreateDateColumn, Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { Column, Entity, JoinColumn, ManyToOne } from 'typeorm';
 import { Admin } from './admin.entity';
-import { idColumn, timestamp } from './columns';
+import { idColumn } from './columns';
+import { StoredKey } from './stored-key';
 
-/** An admin's key (`osk_admin_…`): stored as customer keys are, a keyed hash plus prefix and last 4. */
+/** An admin's key (`osk_admin_…`): stored as customer keys are. */
 @Entity('admin_keys')
-export class AdminKey {
-  @PrimaryColumn(idColumn)
-  id: string;
-
+export class AdminKey extends StoredKey {
   @Column({ name: 'admin_id', ...idColumn })
   adminId: string;
 
   @ManyToOne(() => Admin, { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'admin_id' })
   admin?: Admin;
-
-  @Column({ name: 'key_hash', type: 'char', length: 64, unique: true })
-  keyHash: string;
-
-  @Column({ type: 'varchar', length: 16 })
-  prefix: string;
-
-  @Column({ type: 'char', length: 4 })
-  last4: string;
-
-  @Column({ type: 'varchar', length: 64, nullable: true })
-  name: string | null;
-
-  @CreateDateColumn({ name: 'created_at', ...timestamp({ default: () => 'CURRENT_TIMESTAMP(3)' }) })
-  createdAt: Date;
-
-  @Column({ name: 'revoked_at', ...timestamp({ nullable: true }) })
-  revokedAt: Date | null;
 }

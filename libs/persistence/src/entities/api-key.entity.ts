@@ -1,14 +1,12 @@
-import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { Column, Entity, Index, JoinColumn, ManyToOne } from 'typeorm';
 import { Account } from './account.entity';
 import { Environment, environmentColumn, idColumn, timestamp } from './columns';
+import { StoredKey } from './stored-key';
 
-/** Only a keyed hash of the key is stored; prefix and last4 let a person recognise it. */
+/** A customer's key (`osk_live_…`, `osk_test_…`) for one of the account's environments. */
 @Entity('api_keys')
 @Index(['accountId', 'environment'])
-export class ApiKey {
-  @PrimaryColumn(idColumn)
-  id: string;
-
+export class ApiKey extends StoredKey {
   @Column({ name: 'account_id', ...idColumn })
   accountId: string;
 
@@ -19,24 +17,6 @@ export class ApiKey {
   @Column(environmentColumn)
   environment: Environment;
 
-  @Column({ name: 'key_hash', type: 'char', length: 64, unique: true })
-  keyHash: string;
-
-  @Column({ type: 'varchar', length: 16 })
-  prefix: string;
-
-  @Column({ type: 'char', length: 4 })
-  last4: string;
-
-  @Column({ type: 'varchar', length: 64, nullable: true })
-  name: string | null;
-
-  @CreateDateColumn({ name: 'created_at', ...timestamp({ default: () => 'CURRENT_TIMESTAMP(3)' }) })
-  createdAt: Date;
-
   @Column({ name: 'last_used_at', ...timestamp({ nullable: true }) })
   lastUsedAt: Date | null;
-
-  @Column({ name: 'revoked_at', ...timestamp({ nullable: true }) })
-  revokedAt: Date | null;
 }
