@@ -12,9 +12,7 @@
 import 'reflect-metadata';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import Redis from 'ioredis';
 import { ARTICLE_COUNT } from '../test/fixtures/site/articles';
-import { startFixtureSite } from '../test/fixtures/site/fixture-site';
 import { mib, redisUsedMemory, startServiceStack } from './service-stack';
 import { processRssMiB, sample } from './process-tree';
 
@@ -42,13 +40,14 @@ async function main(): Promise<void> {
   const sizes = values.sizes.split(',').map(Number);
   const tries = Number(values.tries);
   const pages = Number(values.pages);
-  const site = await startFixtureSite({ crawlDelaySeconds: null, trapRefusedAddresses: false });
   const profile = values['cpu-prof-dir'];
   const stack = await startServiceStack({
     apiNodeArgs: profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [],
+    site: true,
   });
   const { api, db, runId } = stack;
-  const redis = new Redis(stack.redis!.url);
+  const redis = stack.redisClient!;
+  const site = stack.site!;
   try {
     await stack.createPlan(`paused_${runId}`, { ...UNLIMITED, maxConcurrentPages: 0 });
     await stack.createPlan(`bench_${runId}`, { ...UNLIMITED, maxConcurrentPages: 128 });
@@ -153,12 +152,7 @@ async function main(): Promise<void> {
       '/v1/scrape/batch/async',
       JSON.stringify({ urls, format: 'markdown', render: values.render }),
     );
-    let job: Record<string, unknown>;
-    for (;;) {
-      job = await call(key, 'GET', `/v1/jobs/${jobId as string}?page_size=1`);
-      if (!['queued', 'running'].includes(job.status as string)) break;
-      await sleep(100);
-    }
+    const job = await stack.waitForJobEnd(key, jobId as string);
     const seconds = (performance.now() - started) / 1000;
     const fetched = site.requests().filter((r) => r.path.startsWith('/static/article/')).length;
     console.log(
@@ -170,9 +164,7 @@ async function main(): Promise<void> {
     if (job.status !== 'completed' || job.completed !== pages)
       throw new Error('the batch did not complete every page');
   } finally {
-    redis.disconnect();
     await stack.stop();
-    await site.close();
   }
 }
 

@@ -4,9 +4,7 @@
 // of the bench's own. Options: --concurrency N (RENDER_CONCURRENCY, default 8), --limit N (1000),
 // --render auto|browser|http (auto: the static /big/ pages go over plain HTTP; browser: Chromium).
 import { parseArgs } from 'node:util';
-import Redis from 'ioredis';
 import { BIG_SITE_PAGES } from '../test/fixtures/site/crawl-site';
-import { startFixtureSite } from '../test/fixtures/site/fixture-site';
 import { Sample, sample } from './process-tree';
 import { mib, redisUsedMemory, startServiceStack } from './service-stack';
 
@@ -21,13 +19,14 @@ async function main(): Promise<void> {
     },
   });
   const limit = Number(values.limit);
-  const site = await startFixtureSite({ crawlDelaySeconds: null, trapRefusedAddresses: false });
   const stack = await startServiceStack({
     worker: { WORKER_QUEUES: 'crawl', RENDER_CONCURRENCY: values.concurrency, HOST_CONCURRENCY: '64' },
+    site: true,
   });
   const { call, key } = stack;
   const worker = stack.worker!;
-  const redis = new Redis(stack.redis!.url);
+  const redis = stack.redisClient!;
+  const site = stack.site!;
   try {
     const baseRedis = await redisUsedMemory(redis);
     const samples: Sample[] = [];
@@ -48,12 +47,7 @@ async function main(): Promise<void> {
         render: values.render,
       }),
     });
-    let job: Record<string, unknown>;
-    for (;;) {
-      job = await call(`/v1/jobs/${jobId as string}?page_size=1`, { token: key });
-      if (!['queued', 'running'].includes(job.status as string)) break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    const job = await stack.waitForJobEnd(key, jobId as string);
     const seconds = (Date.now() - started) / 1000;
     clearInterval(timer);
     const pageHits = site.requests().filter((r) => r.path.startsWith('/big/')).length;
@@ -71,9 +65,7 @@ async function main(): Promise<void> {
     if (job.status !== 'completed' || job.completed !== limit)
       throw new Error('the crawl did not fetch every page');
   } finally {
-    redis.disconnect();
     await stack.stop();
-    await site.close();
   }
 }
 

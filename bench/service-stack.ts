@@ -1,14 +1,15 @@
 // The whole service for the benchmarks that go end to end: a MariaDB database and (by default) a
 // redis-server of the bench's own, the API and a worker as child processes (compiled, or under
-// ts-node when the bench runs that way), and an account with a production key. Everything is
-// removed again by stop().
+// ts-node when the bench runs that way), an account with a production key and, on request, the
+// fixture site. Everything is removed again by stop().
 import 'reflect-metadata';
 import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
-import type Redis from 'ioredis';
+import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { migrate } from '../scripts/migrate';
+import { type FixtureSite, startFixtureSite } from '../test/fixtures/site/fixture-site';
 import { freePort, waitForHttp } from '../test/support/processes';
 import { startRedisServer, type OwnRedis } from '../test/support/redis-server';
 import { testEnvironment } from '../test/support/test-env';
@@ -23,6 +24,8 @@ export interface ServiceStackOptions {
   logLevel?: string;
   /** Extra node arguments of the API's process (--cpu-prof, ...). */
   apiNodeArgs?: string[];
+  /** Serve the fixture site too (no Crawl-delay; loopback is where its pages are, not a trap). */
+  site?: boolean;
 }
 
 export interface BenchPlan {
@@ -39,8 +42,11 @@ export interface ServiceStack {
   key: string;
   env: NodeJS.ProcessEnv;
   db: DataSource;
-  /** The bench's own redis-server; undefined on the shared one. */
+  /** The bench's own redis-server and a client of it; undefined on the shared one. */
   redis: OwnRedis | undefined;
+  redisClient: Redis | undefined;
+  /** The fixture site, with `site: true`. */
+  site: FixtureSite | undefined;
   api: ChildProcess;
   /** Undefined until a worker has started. */
   worker: ChildProcess | undefined;
@@ -51,6 +57,8 @@ export interface ServiceStack {
   createAccount(plan: string): Promise<string>;
   /** JSON in and out (the admin token unless `token`); throws on a non-2xx answer. */
   call(path: string, init?: RequestInit & { token?: string }): Promise<Record<string, unknown>>;
+  /** Polls GET /v1/jobs/{id} (one page result an answer) until the job has ended; its last answer. */
+  waitForJobEnd(token: string, jobId: string): Promise<Record<string, unknown>>;
   stop(): Promise<void>;
 }
 
@@ -80,10 +88,15 @@ export async function startServiceStack({
   redis: redisKind = 'own',
   logLevel = 'warn',
   apiNodeArgs = [],
+  site: withSite = false,
 }: ServiceStackOptions = {}): Promise<ServiceStack> {
   const runId = randomBytes(4).toString('hex');
   const database = `scraper_bench_${runId}`;
   const redis = redisKind === 'own' ? await startRedisServer() : undefined;
+  const redisClient = redis && new Redis(redis.url);
+  const site = withSite
+    ? await startFixtureSite({ crawlDelaySeconds: null, trapRefusedAddresses: false })
+    : undefined;
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     ...testEnvironment(runId),
@@ -97,7 +110,9 @@ export async function startServiceStack({
   let db: DataSource | undefined;
   const stop = async () => {
     await Promise.all(children.map(stopProcess));
+    redisClient?.disconnect();
     await redis?.stop();
+    await site?.close();
     if (db?.isInitialized) {
       await db.query(`DROP DATABASE IF EXISTS \`${database}\``);
       await db.destroy();
@@ -142,6 +157,8 @@ export async function startServiceStack({
       env,
       db,
       redis,
+      redisClient,
+      site,
       api,
       worker: undefined,
       startWorker: async (settings) => {
@@ -164,6 +181,13 @@ export async function startServiceStack({
       },
       createAccount,
       call,
+      waitForJobEnd: async (token, jobId) => {
+        for (;;) {
+          const job = await call(`/v1/jobs/${jobId}?page_size=1`, { token });
+          if (!['queued', 'running'].includes(job.status as string)) return job;
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      },
       stop,
     };
     await Promise.all([
