@@ -7,6 +7,7 @@ import { chromium } from 'playwright-core';
 import { createAddressPolicy } from './address-policy';
 import { startEgressProxy, type EgressProxy, type EgressRefusal } from './egress-proxy';
 import type { HostResolver } from './resolve-host';
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../../../test/fixtures/chromium';
 import { loopbackCertificate } from '../../../test/fixtures/loopback-cert';
 
 // Everything here listens and dials on loopback only; 127.0.0.1/32 is the one open range, the other
@@ -35,17 +36,6 @@ async function drain(res: http.IncomingMessage): Promise<{ bytes: number; cut: b
     return { bytes, cut: true };
   }
 }
-
-const CHROMIUM_FLAGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-dev-shm-usage',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--no-first-run',
-  '--disable-sync',
-  '--disable-quic',
-];
 
 async function listen(server: net.Server, host: string, port = 0): Promise<number> {
   server.listen(port, host);
@@ -387,7 +377,7 @@ describe('egress proxy', () => {
     });
     started.push(withRefusals);
     const browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium-headless-shell',
+      executablePath: CHROMIUM_PATH,
       args: [...CHROMIUM_FLAGS, '--proxy-bypass-list=<-loopback>'],
       proxy: { server: withRefusals.url },
     });
