@@ -5,6 +5,7 @@ import { SharedEnv } from '@app/config';
 import { ConflictError, InvalidRequestError, NotFoundError, UnauthorizedError, newId } from '@app/common';
 import { Admin, AdminKey } from '@app/persistence';
 import { generateApiKey, hashApiKey, keyKind } from './api-keys';
+import { type StoredKeyView, toStoredKeyView } from './api-keys.service';
 
 /** Who acts on /admin/v1: an admin row, or `bootstrap` (ADMIN_TOKEN) before any admin exists. */
 export interface AdminIdentity {
@@ -18,14 +19,9 @@ export interface AdminView {
   created_at: string;
 }
 
-export interface AdminKeyView {
+export interface AdminKeyView extends StoredKeyView {
   id: string;
   admin_id: string;
-  prefix: string;
-  last4: string;
-  name: string | null;
-  created_at: string;
-  revoked_at: string | null;
 }
 
 /** Shown once, in the answer that created it. */
@@ -42,11 +38,7 @@ const toAdminView = (a: Admin): AdminView => ({
 const toAdminKeyView = (k: AdminKey): AdminKeyView => ({
   id: k.id,
   admin_id: k.adminId,
-  prefix: k.prefix,
-  last4: k.last4,
-  name: k.name,
-  created_at: k.createdAt.toISOString(),
-  revoked_at: k.revokedAt?.toISOString() ?? null,
+  ...toStoredKeyView(k),
 });
 
 /**

@@ -4,20 +4,23 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { IsNull, Repository } from 'typeorm';
 import { SharedEnv } from '@app/config';
 import { NotFoundError, UnauthorizedError, newId } from '@app/common';
-import { ApiKey, Environment } from '@app/persistence';
+import { ApiKey, Environment, type StoredKey } from '@app/persistence';
 import { generateApiKey, hashApiKey, parseApiKey } from './api-keys';
 import { AuthCache } from './auth-cache';
 import type { AuthContext } from './auth-context';
 
-/** What a key looks like after creation: never the key itself. */
-export interface ApiKeyView {
-  id: string;
-  environment: Environment;
+/** What any key (customer or admin) looks like after creation: never the key itself. */
+export interface StoredKeyView {
   prefix: string;
   last4: string;
   name: string | null;
   created_at: string;
   revoked_at: string | null;
+}
+
+export interface ApiKeyView extends StoredKeyView {
+  id: string;
+  environment: Environment;
 }
 
 export interface IssuedApiKey extends ApiKeyView {
@@ -37,16 +40,16 @@ interface AuthRow {
   max_concurrent_pages: number;
 }
 
+export const toStoredKeyView = (k: StoredKey): StoredKeyView => ({
+  prefix: k.prefix,
+  last4: k.last4,
+  name: k.name,
+  created_at: k.createdAt.toISOString(),
+  revoked_at: k.revokedAt?.toISOString() ?? null,
+});
+
 export function toKeyView(k: ApiKey): ApiKeyView {
-  return {
-    id: k.id,
-    environment: k.environment,
-    prefix: k.prefix,
-    last4: k.last4,
-    name: k.name,
-    created_at: k.createdAt.toISOString(),
-    revoked_at: k.revokedAt?.toISOString() ?? null,
-  };
+  return { id: k.id, environment: k.environment, ...toStoredKeyView(k) };
 }
 
 @Injectable()

@@ -2,6 +2,7 @@ export * from './columns';
 export { Plan } from './plan.entity';
 export { Account } from './account.entity';
 export type { AccountStatus } from './account.entity';
+export type { StoredKey } from './stored-key';
 export { ApiKey } from './api-key.entity';
 export { Job, JOB_STATUSES, TERMINAL_JOB_STATUSES } from './job.entity';
 export type { JobType, JobStatus } from './job.entity';
