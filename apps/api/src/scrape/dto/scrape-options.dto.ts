@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import {
   ArrayMaxSize,
@@ -107,6 +108,21 @@ class CssSelectorsConstraint implements ValidatorConstraintInterface {
 }
 
 /**
+ * An optional list of at most 50 CSS selectors the worker's parser accepts. The checks are listed
+ * in the order stacked decorators run (bottom first), so the first failing one is the one named.
+ */
+const CssSelectorList = (description: string) =>
+  applyDecorators(
+    IsArray(),
+    ArrayMaxSize(50),
+    IsString({ each: true }),
+    Length(1, 200, { each: true }),
+    Validate(CssSelectorsConstraint),
+    IsOptional(),
+    ApiPropertyOptional({ type: [String], maxItems: 50, description }),
+  );
+
+/**
  * DESIGN.md "Request options", shared by scrape, batch and crawl requests. Decorators run bottom-up
  * and only the first failure of a field is reported, so the type check sits nearest the field.
  */
@@ -204,31 +220,11 @@ export class ScrapeOptionsDto {
   block_resources?: boolean;
 
   /** CSS selectors: only these parts of the page are converted. */
-  @ApiPropertyOptional({
-    type: [String],
-    maxItems: 50,
-    description: 'CSS selectors: only these parts of the page are converted.',
-  })
-  @IsOptional()
-  @Validate(CssSelectorsConstraint)
-  @Length(1, 200, { each: true })
-  @IsString({ each: true })
-  @ArrayMaxSize(50)
-  @IsArray()
+  @CssSelectorList('CSS selectors: only these parts of the page are converted.')
   include_tags?: string[];
 
   /** CSS selectors removed before conversion. */
-  @ApiPropertyOptional({
-    type: [String],
-    maxItems: 50,
-    description: 'CSS selectors removed before conversion.',
-  })
-  @IsOptional()
-  @Validate(CssSelectorsConstraint)
-  @Length(1, 200, { each: true })
-  @IsString({ each: true })
-  @ArrayMaxSize(50)
-  @IsArray()
+  @CssSelectorList('CSS selectors removed before conversion.')
   exclude_tags?: string[];
 }
 
