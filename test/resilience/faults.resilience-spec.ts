@@ -7,11 +7,17 @@ import { dataSourceOptions, ensureDatabase, runMigrationsLocked } from '@app/per
 import { FixtureSite, startFixtureSite } from '../fixtures/site/fixture-site';
 import { HttpsReceiver, makeTestCertificate, startHttpsReceiver } from '../fixtures/https';
 import { ApiHarness, TestAccount, createAccount, startApi } from '../support/api-harness';
-import { allResults, finishedPages, waitForFinishedPages, waitForJob } from '../support/jobs';
+import {
+  allResults,
+  expectEveryPageOnce,
+  finishedPages,
+  waitForFinishedPages,
+  waitForJob,
+} from '../support/jobs';
 import { OwnMariaDb, startMariaDbServer } from '../support/mariadb-server';
 import { RunningProcess, freePort, startWorkerProcess } from '../support/processes';
 import { OwnRedis, startRedisServer } from '../support/redis-server';
-import { WorkerFleet } from '../support/worker-fleet';
+import { IsolatedService, WorkerFleet, startIsolatedService } from '../support/worker-fleet';
 import { recordFault } from './report';
 
 /**
@@ -29,6 +35,7 @@ describe('faults', () => {
   let api: ApiHarness;
   let account: TestAccount;
   let workers: WorkerFleet;
+  let service: IsolatedService | undefined;
 
   const authed = (req: Test) => req.set('Authorization', `Bearer ${account.liveKey}`);
 
@@ -43,50 +50,12 @@ describe('faults', () => {
   const waitForFinished = (id: string, atLeast: number, timeoutMs?: number) =>
     waitForFinishedPages(api, account.liveKey, id, atLeast, timeoutMs);
 
-  /** Rows per index and per status, straight from MySQL: the counts "after". */
-  async function pageRows(db: DataSource, id: string) {
-    const [row] = await db.query(
-      `SELECT COUNT(*) AS n, COUNT(DISTINCT idx) AS distinct_pages, SUM(status = 'succeeded') AS ok,
-              SUM(status = 'failed') AS failed
-         FROM job_pages WHERE job_id = ?`,
-      [id],
-    );
-    return {
-      rows: Number(row.n),
-      distinct: Number(row.distinct_pages),
-      succeeded: Number(row.ok),
-      failed: Number(row.failed),
-    };
-  }
-
-  /**
-   * The job ended completed with every page succeeded exactly once, results in input order, and
-   * its counters equal to the rows.
-   */
-  async function expectEveryPageOnce(id: string, urls: string[], db: DataSource, timeoutMs = 300_000) {
-    const job = await waitForJob(api, account.liveKey, id, timeoutMs);
-    const data = await allResults(api, account.liveKey, id);
-    const rows = await pageRows(db, id);
-    expect(job).toMatchObject({ status: 'completed', total: urls.length, completed: urls.length, failed: 0 });
-    expect(data.map((p) => p.index)).toEqual(urls.map((_, i) => i));
-    expect(data.map((p) => p.url)).toEqual(urls);
-    expect(rows).toEqual({ rows: urls.length, distinct: urls.length, succeeded: urls.length, failed: 0 });
-    return { job, data, rows };
-  }
-
   beforeAll(async () => {
-    site = await startFixtureSite({ crawlDelaySeconds: null });
-    redis = await startRedisServer();
-    workers = new WorkerFleet({ REDIS_URL: redis.url });
-    api = await startApi({ REDIS_URL: redis.url });
-    account = await createAccount(api, 'enterprise');
+    service = await startIsolatedService({ crawlDelaySeconds: null });
+    ({ site, redis, api, account, workers } = service);
   });
   afterEach(() => workers?.stopAll());
-  afterAll(async () => {
-    await api?.close();
-    await redis?.stop();
-    await site?.close();
-  });
+  afterAll(() => service?.close());
 
   it(`kill -9 of a worker ${WORKER_KILLS} times at random points of a ${KILL_BATCH_PAGES}-page batch`, async () => {
     const urls = Array.from(
@@ -108,7 +77,7 @@ describe('faults', () => {
     }
     expect(killedAt[killedAt.length - 1]).toBeLessThan(urls.length);
     await workers.start();
-    const { rows } = await expectEveryPageOnce(id, urls, api.app.get(DataSource));
+    const { rows } = await expectEveryPageOnce(api, account.liveKey, id, urls);
     recordFault({
       fault: `worker kill -9 ×${WORKER_KILLS}`,
       workload: `batch of ${urls.length} pages (render auto)`,
@@ -138,7 +107,7 @@ describe('faults', () => {
       for (const pid of browsers) killQuietly(pid);
       killed.push(browsers.length);
     }
-    const { rows, data } = await expectEveryPageOnce(id, urls, api.app.get(DataSource));
+    const { rows, data } = await expectEveryPageOnce(api, account.liveKey, id, urls);
     expect(data.every((p) => p.metadata.engine === 'playwright')).toBe(true);
     recordFault({
       fault: 'Chromium processes SIGKILLed twice',
@@ -155,7 +124,7 @@ describe('faults', () => {
     await waitForFinished(id, 100);
     await redis.restart();
     const atRestart = await finished(id);
-    const { rows } = await expectEveryPageOnce(id, urls, api.app.get(DataSource));
+    const { rows } = await expectEveryPageOnce(api, account.liveKey, id, urls);
     recordFault({
       fault: 'Redis killed and restarted with no data',
       workload: `batch of ${urls.length} pages`,
@@ -173,7 +142,7 @@ describe('faults', () => {
     await client.flushall();
     client.disconnect();
     const atFlush = await finished(id);
-    const { rows } = await expectEveryPageOnce(id, urls, api.app.get(DataSource));
+    const { rows } = await expectEveryPageOnce(api, account.liveKey, id, urls);
     recordFault({
       fault: 'Redis FLUSHALL',
       workload: `batch of ${urls.length} pages`,
@@ -319,19 +288,12 @@ describe('MySQL restarted mid-batch', () => {
     await new Promise((r) => setTimeout(r, 3_000));
     await mariadb.start();
 
-    const job = await waitForJob(api, account.liveKey, body.job_id, 300_000);
-    expect(job).toMatchObject({ status: 'completed', total: urls.length, completed: urls.length, failed: 0 });
-    const data = await allResults(api, account.liveKey, body.job_id);
-    expect(data.map((p) => p.index)).toEqual(urls.map((_, i) => i));
-    const [row] = await api.app
-      .get(DataSource)
-      .query('SELECT COUNT(*) AS n, COUNT(DISTINCT idx) AS d FROM job_pages WHERE job_id = ?', [body.job_id]);
-    expect([Number(row.n), Number(row.d)]).toEqual([urls.length, urls.length]);
+    const { job, rows } = await expectEveryPageOnce(api, account.liveKey, body.job_id, urls);
     recordFault({
       fault: 'MySQL (own mariadbd) SIGKILLed for 3 s, restarted',
       workload: `batch of ${urls.length} pages`,
       before: `${urls.length} accepted; GET /v1/jobs during the outage: ${duringOutage.status}`,
-      after: `${row.n} page rows, ${row.d} distinct, ${job.completed} completed`,
+      after: `${rows.rows} page rows, ${rows.distinct} distinct, ${job.completed} completed`,
     });
   }, 600_000);
 });

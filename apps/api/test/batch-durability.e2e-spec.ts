@@ -1,51 +1,28 @@
 import { DataSource } from 'typeorm';
-import { FixtureSite, startFixtureSite } from '../../../test/fixtures/site/fixture-site';
-import { ApiHarness, TestAccount, createAccount, startApi } from '../../../test/support/api-harness';
-import { OwnRedis, startRedisServer } from '../../../test/support/redis-server';
-import { allResults, waitForFinishedPages, waitForJob } from '../../../test/support/jobs';
-import { WorkerFleet } from '../../../test/support/worker-fleet';
+import type { FixtureSite } from '../../../test/fixtures/site/fixture-site';
+import type { ApiHarness, TestAccount } from '../../../test/support/api-harness';
+import { expectEveryPageOnce, waitForFinishedPages } from '../../../test/support/jobs';
+import { IsolatedService, WorkerFleet, startIsolatedService } from '../../../test/support/worker-fleet';
 import { browserProcesses } from '../../../libs/rendering/test/browser-processes';
 
 /**
  * A worker stopped with SIGTERM mid-batch, on a redis-server of its own, with workers as real child
  * processes (from dist: npm test builds first). kill -9 and a Redis FLUSHALL mid-batch are the
- * larger cases of test/resilience/faults.resilience-spec.ts.
+ * larger cases of test/resilience/faults.resilience-spec.ts, on the same startIsolatedService.
  */
 describe('batch durability', () => {
   let site: FixtureSite;
-  let redis: OwnRedis;
   let api: ApiHarness;
   let account: TestAccount;
   let workers: WorkerFleet;
-
-  /** Every page exactly once: results in order, one row per index, counters equal to the rows. */
-  async function expectExactlyOnce(id: string, urls: string[]): Promise<void> {
-    const job = await waitForJob(api, account.liveKey, id, 180_000);
-    expect(job).toMatchObject({ status: 'completed', total: urls.length, completed: urls.length, failed: 0 });
-    const data = await allResults(api, account.liveKey, id);
-    expect(data.map((p) => p.index)).toEqual(urls.map((_, i) => i));
-    expect(data.map((p) => p.url)).toEqual(urls);
-    const db = api.app.get(DataSource);
-    const [row] = await db.query(
-      "SELECT COUNT(*) AS n, SUM(status = 'succeeded') AS ok FROM job_pages WHERE job_id = ?",
-      [id],
-    );
-    expect([Number(row.n), Number(row.ok)]).toEqual([urls.length, urls.length]);
-  }
+  let service: IsolatedService | undefined;
 
   beforeAll(async () => {
-    site = await startFixtureSite();
-    redis = await startRedisServer();
-    workers = new WorkerFleet({ REDIS_URL: redis.url });
-    api = await startApi({ REDIS_URL: redis.url });
-    account = await createAccount(api, 'enterprise');
+    service = await startIsolatedService();
+    ({ site, api, account, workers } = service);
   });
   afterEach(() => workers?.stopAll());
-  afterAll(async () => {
-    await api?.close();
-    await redis?.stop();
-    await site?.close();
-  });
+  afterAll(() => service?.close());
 
   it('finishes or hands back its pages when a worker gets SIGTERM mid-batch, then exits 0', async () => {
     const urls = Array.from({ length: 150 }, (_, i) => `${site.origin}/slow?ms=150&drain=${i}`);
@@ -74,7 +51,7 @@ describe('batch durability', () => {
     expect(Number(row.running)).toBe(0);
     expect(Number(row.pending)).toBeGreaterThan(0);
     await workers.start(fast);
-    await expectExactlyOnce(body.job_id, urls);
+    await expectEveryPageOnce(api, account.liveKey, body.job_id, urls);
     // Each page was fetched once: none was rendered by both workers.
     const fetchedTwice = urls.filter((u) => site.hits(u.slice(site.origin.length)) !== 1);
     expect(fetchedTwice).toEqual([]);
