@@ -84,6 +84,8 @@ export async function expectEveryPageOnce(
   const job = await waitForJob(api, key, id, timeoutMs);
   const data = await allResults(api, key, id);
   const rows = await pageRows(api.app.get(DataSource), id);
+  // Which pages failed and why, before the counters that only say how many.
+  expect(data.filter((p) => p.error).map((p) => ({ url: p.url, error: p.error }))).toEqual([]);
   expect(job).toMatchObject({ status: 'completed', total: urls.length, completed: urls.length, failed: 0 });
   expect(data.map((p) => p.index)).toEqual(urls.map((_, i) => i));
   expect(data.map((p) => p.url)).toEqual(urls);
