@@ -240,6 +240,58 @@ describe('egress proxy', () => {
       expect(refused.headers['x-egress-blocked']).toBe('CONNECT');
     });
 
+    it('sends a GET again when the target closed the pooled connection it reused', async () => {
+      // Answers the first request of each connection and drops the connection at the second: the
+      // race of a target closing an idle keep-alive connection just as the proxy reuses it.
+      let connections = 0;
+      const closing = net.createServer((socket) => {
+        connections++;
+        let requests = 0;
+        socket.on('data', () => {
+          if (++requests === 1) socket.write('HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok');
+          else socket.destroy();
+        });
+      });
+      servers.push(closing);
+      const closingPort = await listen(closing, '127.0.0.1');
+      const before = { refusals: refusals.length, failed: proxy.stats().failed };
+      const first = await viaProxy(proxy, `http://127.0.0.1:${closingPort}/one`);
+      const second = await viaProxy(proxy, `http://127.0.0.1:${closingPort}/two`);
+      expect([first, second].map((a) => [a.status, a.body])).toEqual([
+        [200, 'ok'],
+        [200, 'ok'],
+      ]);
+      expect(connections).toBe(2);
+      expect({ refusals: refusals.length, failed: proxy.stats().failed }).toEqual(before);
+    });
+
+    it('records no refusal when the browser gives up on a request first', async () => {
+      let arrived!: () => void;
+      const reached = new Promise<void>((resolve) => (arrived = resolve));
+      const upstreamClosed = new Promise<void>((resolve) => {
+        const hanging = http.createServer((req) => {
+          req.socket.on('close', () => resolve());
+          arrived();
+        });
+        servers.push(hanging);
+        void listen(hanging, '127.0.0.1').then((hangingPort) => {
+          const req = http.request({
+            host: '127.0.0.1',
+            port: proxy.port,
+            path: `http://127.0.0.1:${hangingPort}/never`,
+          });
+          req.on('error', () => undefined);
+          req.end();
+          void reached.then(() => req.destroy());
+        });
+      });
+      const before = { refusals: refusals.length, failed: proxy.stats().failed };
+      await upstreamClosed;
+      // The proxy's upstream error handler runs on the tick after the close.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect({ refusals: refusals.length, failed: proxy.stats().failed }).toEqual(before);
+    });
+
     it('refuses a request that is not in absolute form', async () => {
       const answer = await new Promise<number>((resolve, reject) =>
         http

@@ -169,40 +169,54 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
     const vetted = await vet(host, port);
     if (!Array.isArray(vetted)) return refuseRequest(res, vetted);
 
-    const upstream = http.request({
-      host,
-      port,
-      method: req.method,
-      path: target.pathname + target.search,
-      headers: { ...endToEnd(req.headers), host: target.host },
-      agent: upstreamAgent,
-      lookup: pinnedLookup(vetted),
-    });
-    upstream.on('response', (answer) => {
-      const tooLarge = (what: string) =>
-        refusal('TOO_LARGE', host, port, `${what} exceeds ${maxBytes} bytes`);
-      if (Number(answer.headers['content-length']) > maxBytes) {
-        answer.destroy();
-        return refuseRequest(res, tooLarge(`the answer's content-length`));
-      }
-      res.writeHead(answer.statusCode ?? 502, answer.statusMessage, endToEnd(answer.headers));
-      // Past the cap every stream of the pipeline is destroyed: the browser sees the connection cut.
-      pipeline(
-        answer,
-        byteCap(maxBytes, () => tooLarge('the answer')),
-        res,
-        () => undefined,
-      );
-    });
-    upstream.on('error', (err) => {
-      if (res.headersSent) res.destroy();
-      else refuseRequest(res, refusal('CONNECT', host, port, err.message));
-    });
-    // The browser gave up (navigation, abort): stop the upstream transfer too.
-    res.on('close', () => {
-      if (!res.writableFinished) upstream.destroy();
-    });
-    req.pipe(upstream);
+    // Set when the browser side went away first: the upstream error that follows is our own destroy.
+    let browserGone = false;
+    const send = (retry: boolean) => {
+      const upstream = http.request({
+        host,
+        port,
+        method: req.method,
+        path: target.pathname + target.search,
+        headers: { ...endToEnd(req.headers), host: target.host },
+        agent: upstreamAgent,
+        lookup: pinnedLookup(vetted),
+      });
+      upstream.on('response', (answer) => {
+        const tooLarge = (what: string) =>
+          refusal('TOO_LARGE', host, port, `${what} exceeds ${maxBytes} bytes`);
+        if (Number(answer.headers['content-length']) > maxBytes) {
+          answer.destroy();
+          return refuseRequest(res, tooLarge(`the answer's content-length`));
+        }
+        res.writeHead(answer.statusCode ?? 502, answer.statusMessage, endToEnd(answer.headers));
+        // Past the cap every stream of the pipeline is destroyed: the browser sees the connection cut.
+        pipeline(
+          answer,
+          byteCap(maxBytes, () => tooLarge('the answer')),
+          res,
+          () => undefined,
+        );
+      });
+      upstream.on('error', (err: NodeJS.ErrnoException) => {
+        if (browserGone) return;
+        if (res.headersSent) return res.destroy();
+        // A pooled socket the target closed while idle fails at once; Node's documented answer
+        // (request.reusedSocket) is to send a bodiless request again on a fresh one.
+        if (retry && upstream.reusedSocket && err.code === 'ECONNRESET') return send(false);
+        refuseRequest(res, refusal('CONNECT', host, port, err.message));
+      });
+      // The browser gave up (navigation, abort): stop the upstream transfer too.
+      res.on('close', () => {
+        if (res.writableFinished) return;
+        browserGone = true;
+        upstream.destroy();
+      });
+      if (bodiless) upstream.end();
+      else req.pipe(upstream);
+    };
+    const bodiless = req.method === 'GET' || req.method === 'HEAD';
+    if (bodiless) req.resume();
+    send(bodiless);
   }
 
   async function tunnel(req: http.IncomingMessage, client: net.Socket, head: Buffer): Promise<void> {
