@@ -3,10 +3,11 @@
 const { pathsToModuleNameMapper } = require('ts-jest');
 const { compilerOptions } = require('./tsconfig.json');
 
-// linkedom's dependencies ship only as ES modules, which jest's CommonJS runtime cannot load:
-// transpile just those to CommonJS.
+// linkedom's dependencies, and @fastify/static's content-disposition, ship only as ES modules,
+// which jest's CommonJS runtime cannot load: transpile just those to CommonJS.
 const ESM_ONLY = [
   'boolbase',
+  'content-disposition',
   'css-select',
   'css-what',
   'dom-serializer',
@@ -30,7 +31,8 @@ module.exports = {
       { tsconfig: { allowJs: true, module: 'commonjs', isolatedModules: true } },
     ],
   },
-  transformIgnorePatterns: [`/node_modules/(?!(${ESM_ONLY.join('|')})/)`],
+  // Also where npm nested them (@fastify/static/node_modules/content-disposition).
+  transformIgnorePatterns: [`/node_modules/(?!(.*/node_modules/)?(${ESM_ONLY.join('|')})/)`],
   moduleNameMapper: pathsToModuleNameMapper(compilerOptions.paths, { prefix: '<rootDir>/' }),
   testEnvironment: 'node',
   globalSetup: '<rootDir>/test/global-setup.ts',

@@ -91,6 +91,23 @@ describe('abuse and bad input', () => {
         status: 400,
       },
       { group: 'malformed', input: 'an empty body', send: () => raw(''), status: 400, names: 'url' },
+      {
+        group: 'malformed',
+        input: 'a text/plain body',
+        send: () =>
+          as(a.liveKey)(api.http().post('/v1/scrape/async')).set('Content-Type', 'text/plain').send(url),
+        status: 415,
+        code: 'invalid_request',
+        names: 'application/json',
+      },
+      {
+        group: 'malformed',
+        input: 'a path that does not decode `/v1/jobs/%zz`',
+        send: () => as(a.liveKey)(api.http().get('/v1/jobs/%zz')),
+        status: 400,
+        code: 'invalid_request',
+        names: '%zz',
+      },
       { group: 'types', input: 'url: 42', send: () => scrape({ url: 42 }), status: 400, names: 'url' },
       { group: 'types', input: 'url: null', send: () => scrape({ url: null }), status: 400, names: 'url' },
       {

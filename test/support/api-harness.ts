@@ -1,12 +1,12 @@
 import { Writable } from 'node:stream';
 import { randomBytes } from 'node:crypto';
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import request from 'supertest';
 import { ApiEnv, loadApiEnv } from '@app/config';
 import { createApiApp } from '../../apps/api/src/bootstrap';
 
 export interface ApiHarness {
-  app: NestExpressApplication;
+  app: NestFastifyApplication;
   env: ApiEnv;
   http: () => ReturnType<typeof request>;
   /** Every log line the app wrote, as raw text. */
@@ -27,6 +27,8 @@ export async function startApi(overrides: Partial<Record<keyof ApiEnv, string>> 
   });
   const app = await createApiApp({ env, logDestination });
   await app.init();
+  // Fastify adds its routes on ready(); listen() would call it, supertest does not.
+  await app.getHttpAdapter().getInstance().ready();
   const server = app.getHttpServer();
   return {
     app,

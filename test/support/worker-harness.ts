@@ -1,5 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { WorkerEnv, loadWorkerEnv } from '@app/config';
 import { WorkerModule } from '../../apps/worker/src/worker.module';
 
@@ -14,10 +15,16 @@ export async function startWorker(
   overrides: Partial<Record<keyof WorkerEnv, string>> = {},
 ): Promise<WorkerHarness> {
   const env = loadWorkerEnv({ ...process.env, ...overrides });
-  const app = await NestFactory.create(WorkerModule.register({ env }), {
-    logger: false,
-    abortOnError: false,
-  });
+  const app = await NestFactory.create<NestFastifyApplication>(
+    WorkerModule.register({ env }),
+    new FastifyAdapter(),
+    {
+      logger: false,
+      abortOnError: false,
+    },
+  );
   await app.init();
+  // Fastify adds its routes on ready(); supertest on getHttpServer() needs them.
+  await app.getHttpAdapter().getInstance().ready();
   return { app, env, close: () => app.close() };
 }

@@ -1,40 +1,46 @@
 import { NestFactory } from '@nestjs/core';
-import { json } from 'express';
-import { NestExpressApplication } from '@nestjs/platform-express';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger } from 'nestjs-pino';
 import { ApiEnv } from '@app/config';
 import { AppModule, ApiModuleOptions } from './app.module';
-import { requestId } from './common/request-id';
+import { echoRequestId, requestId } from './common/request-id';
+import { clientErrorHandler, frameworkErrors } from './common/framework-errors';
 import { HttpDrain } from './common/http-drain';
+import { BODY_LIMIT, acceptJsonBodies } from './common/json-body';
 import { serveOpenApi } from './common/openapi';
 import { createValidationPipe } from './common/validation';
 import { serveDashboard } from './dashboard/dashboard';
 
-const BATCH_BODY_LIMIT = '128mb';
-
-/** Builds the API exactly as production runs it; main.ts listens, tests use supertest on it. */
+/**
+ * Builds the API exactly as production runs it; main.ts listens, tests use supertest on it once
+ * `ready()` (Fastify: docs/decisions.md, "HTTP adapter"). Fastify sends no x-powered-by and no
+ * ETag, and trusts no proxy.
+ */
 export async function createApiApp(
   options: ApiModuleOptions & { env: ApiEnv },
-): Promise<NestExpressApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.register(options), {
+): Promise<NestFastifyApplication> {
+  const adapter = new FastifyAdapter({
+    bodyLimit: BODY_LIMIT,
+    genReqId: requestId,
+    frameworkErrors,
+    clientErrorHandler,
+    // HttpDrain answers with the API's error body; Fastify's own 503 while closing would not.
+    return503OnClosing: false,
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(options), adapter, {
     bufferLogs: true,
+    // Nest's parsers would replace acceptJsonBodies' and take any form body.
     bodyParser: false,
     // Let start-up errors reach main(), which explains them, instead of Nest exiting on its own.
     abortOnError: false,
   });
   app.useLogger(app.get(Logger));
-  app.use(requestId);
-  app.use(app.get(HttpDrain).refuseWhileDraining);
-  serveDashboard(app);
-  // A million-URL batch is ~60 MB of JSON; every other body is small. The first parser that
-  // matches a request parses it; the second then skips it.
-  app.use('/v1/scrape/batch/async', json({ limit: BATCH_BODY_LIMIT }));
-  app.use(json({ limit: '1mb' }));
+  const fastify = adapter.getInstance();
+  fastify.addHook('onRequest', echoRequestId);
+  fastify.addHook('onRequest', app.get(HttpDrain).refuseWhileDraining);
+  acceptJsonBodies(fastify);
+  await serveDashboard(app);
   app.useGlobalPipes(createValidationPipe());
-  app.disable('x-powered-by');
-  // A weak ETag is a SHA-1 of every JSON body; no client of this API revalidates with it.
-  app.set('etag', false);
-  app.set('trust proxy', false);
   serveOpenApi(app);
   return app;
 }

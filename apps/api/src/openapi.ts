@@ -8,6 +8,7 @@ import 'reflect-metadata';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { format, resolveConfig } from 'prettier';
 import { loadApiEnv } from '@app/config';
 import { AppModule } from './app.module';
@@ -28,7 +29,7 @@ async function renderOpenApiDocument(): Promise<string> {
     KEY_HASH_SECRET: '0'.repeat(64),
     SECRETS_ENCRYPTION_KEY: '0'.repeat(64),
   });
-  const app = await NestFactory.create(AppModule.register({ env }), {
+  const app = await NestFactory.create(AppModule.register({ env }), new FastifyAdapter(), {
     preview: true,
     logger: false,
     abortOnError: false,

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { Logger as NestLogger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { Logger } from 'nestjs-pino';
 import { ConfigError, loadWorkerEnv } from '@app/config';
 import { exitAfterDrain, explainStartupFailure } from '@app/common';
@@ -10,7 +11,7 @@ import { QueueWorkers } from './processors/queue-workers';
 async function main(): Promise<void> {
   const env = loadWorkerEnv();
   // A Nest HTTP app only for /healthz, /readyz and /metrics; the work comes from Bull queues.
-  const app = await NestFactory.create(WorkerModule.register({ env }), {
+  const app = await NestFactory.create(WorkerModule.register({ env }), new FastifyAdapter(), {
     bufferLogs: true,
     abortOnError: false,
   });

@@ -1,6 +1,6 @@
 import { CanActivate, ExecutionContext, Injectable, SetMetadata, createParamDecorator } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RateLimitedError } from '@app/common';
 import { Admission } from './admission';
 import type { AuthContext } from './auth-context';
@@ -14,7 +14,7 @@ const SKIP_API_KEY = 'auth:skip-api-key';
  */
 export const SkipApiKey = () => SetMetadata(SKIP_API_KEY, true);
 
-export type AuthedRequest = Request & { auth?: AuthContext; usageGeneration?: string | null };
+export type AuthedRequest = FastifyRequest & { auth?: AuthContext; usageGeneration?: string | null };
 
 /**
  * Registered globally, so a new /v1 route is protected unless it opts out. Resolves the caller and
@@ -39,7 +39,7 @@ export class ApiKeyGuard implements CanActivate {
     const { auth, decision, usageGeneration } = await this.admission.admit(req.headers.authorization);
     req.auth = auth;
     req.usageGeneration = usageGeneration;
-    http.getResponse<Response>().set(rateLimitHeaders(decision));
+    void http.getResponse<FastifyReply>().headers(rateLimitHeaders(decision));
     if (!decision.allowed) throw new RateLimitedError(decision.retryAfterSeconds);
     return true;
   }

@@ -1,2 +1,2 @@
 export { MetricsModule } from './metrics.module';
-export { EVERY_ROUTE, routeOf, statusClass } from './http-metrics.middleware';
+export { onEveryResponse, routeOf, statusClass } from './http-metrics';

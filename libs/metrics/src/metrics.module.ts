@@ -1,6 +1,6 @@
-import { Global, MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
 import { Registry, collectDefaultMetrics } from 'prom-client';
-import { EVERY_ROUTE, HttpMetrics } from './http-metrics.middleware';
+import { HttpMetrics } from './http-metrics';
 
 /**
  * One Prometheus registry per application (not prom-client's global one, so an API and a worker
@@ -18,12 +18,8 @@ import { EVERY_ROUTE, HttpMetrics } from './http-metrics.middleware';
         return registry;
       },
     },
+    HttpMetrics,
   ],
   exports: [Registry],
 })
-export class MetricsModule implements NestModule {
-  // Not also a provider: Nest builds middleware itself, and a second instance would register twice.
-  configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(HttpMetrics).forRoutes({ path: EVERY_ROUTE, method: RequestMethod.ALL });
-  }
-}
+export class MetricsModule {}

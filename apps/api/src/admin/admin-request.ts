@@ -1,8 +1,8 @@
 import { ExecutionContext, createParamDecorator } from '@nestjs/common';
-import type { Request } from 'express';
+import type { FastifyRequest } from 'fastify';
 import type { AdminIdentity } from '@app/auth';
 
-export type AdminRequest = Request & { admin?: AdminIdentity; id?: string };
+export type AdminRequest = FastifyRequest & { admin?: AdminIdentity };
 
 /** The admin resolved by AdminGuard. */
 export const CurrentAdmin = createParamDecorator((_data: unknown, ctx: ExecutionContext): AdminIdentity => {

@@ -36,7 +36,7 @@ export class AuditInterceptor implements NestInterceptor {
     const req = context.switchToHttp().getRequest<AdminRequest>();
     if (READS.has(req.method)) return next.handle();
     const spec = this.reflector.get<AuditSpec | undefined>(AUDITED, context.getHandler());
-    if (!spec) throw new Error(`admin write ${req.method} ${req.path} has no @Audited action`);
+    if (!spec) throw new Error(`admin write ${req.method} ${req.url} has no @Audited action`);
     return next.handle().pipe(
       mergeMap(async (result: unknown) => {
         await this.audit.record({
@@ -44,7 +44,7 @@ export class AuditInterceptor implements NestInterceptor {
           action: spec.action,
           target: targetOf(spec, result, req),
           details: details(req),
-          requestId: req.id ?? null,
+          requestId: req.id,
         });
         return result;
       }),
@@ -59,6 +59,10 @@ function targetOf(spec: AuditSpec, result: unknown, req: AdminRequest): string |
 
 /** The parameters of the write: route params, query and body (admin bodies carry no secrets). */
 function details(req: AdminRequest): Record<string, unknown> | null {
-  const all = { ...req.params, ...(req.query as object), ...((req.body as object | undefined) ?? {}) };
+  const all = {
+    ...(req.params as object),
+    ...(req.query as object),
+    ...((req.body as object | undefined) ?? {}),
+  };
   return Object.keys(all).length ? all : null;
 }

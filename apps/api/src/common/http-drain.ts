@@ -1,6 +1,6 @@
 import { INestApplication, Injectable } from '@nestjs/common';
 import type { Server } from 'node:http';
-import type { NextFunction, Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { UnavailableError, settlesWithin, toErrorResponse } from '@app/common';
 
 /**
@@ -12,12 +12,15 @@ import { UnavailableError, settlesWithin, toErrorResponse } from '@app/common';
 export class HttpDrain {
   private draining = false;
 
-  /** Express middleware, after the request id: every request once draining, probes included, is a 503. */
-  readonly refuseWhileDraining = (_req: Request, res: Response, next: NextFunction): void => {
-    if (!this.draining) return next();
+  /** Fastify `onRequest` hook, after the request id: every request once draining, probes included, is a 503. */
+  readonly refuseWhileDraining = (
+    _req: FastifyRequest,
+    reply: FastifyReply,
+    done: HookHandlerDoneFunction,
+  ): void => {
+    if (!this.draining) return done();
     const { status, body } = toErrorResponse(new UnavailableError('The server is shutting down; retry'));
-    res.setHeader('connection', 'close');
-    res.status(status).json(body);
+    void reply.header('connection', 'close').code(status).send(body);
   };
 
   /** True when every open request finished within `graceMs`; the app is closed either way. */

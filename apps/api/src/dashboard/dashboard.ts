@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import { static as serveStatic, type NextFunction, type Request, type Response } from 'express';
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import fastifyStatic from '@fastify/static';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 
 /**
  * The pages and their assets. In the source tree they sit beside this file; `npm run build` copies
@@ -33,16 +33,19 @@ const HEADERS: Record<string, string> = {
   'Cache-Control': 'no-cache',
 };
 
-function securityHeaders(_req: Request, res: Response, next: NextFunction): void {
-  res.set(HEADERS);
-  next();
-}
-
 /** Serves /dashboard/ (plain HTML, CSS and JS: no build step, nothing from a CDN). */
-export function serveDashboard(app: NestExpressApplication): void {
-  app.use(
-    '/dashboard',
-    securityHeaders,
-    serveStatic(DASHBOARD_ROOT, { index: 'index.html', dotfiles: 'ignore', fallthrough: true }),
-  );
+export async function serveDashboard(app: NestFastifyApplication): Promise<void> {
+  await app.register(fastifyStatic, {
+    root: DASHBOARD_ROOT,
+    prefix: '/dashboard',
+    // /dashboard -> /dashboard/, so the pages' relative asset paths resolve.
+    redirect: true,
+    index: 'index.html',
+    dotfiles: 'ignore',
+    // Its own `public, max-age=0` would replace ours.
+    cacheControl: false,
+    // Nothing here calls reply.sendFile().
+    decorateReply: false,
+    setHeaders: (reply) => void reply.headers(HEADERS),
+  });
 }

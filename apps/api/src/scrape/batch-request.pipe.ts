@@ -1,5 +1,5 @@
 import { ExecutionContext, PipeTransform, createParamDecorator } from '@nestjs/common';
-import type { Request } from 'express';
+import type { FastifyRequest } from 'fastify';
 import { FieldProblem, InvalidRequestError } from '@app/common';
 import { createValidationPipe } from '../common/validation';
 import { BatchRequestDto, MAX_BATCH_URLS } from './dto/batch-request.dto';
@@ -49,5 +49,5 @@ function checkList(urls: unknown): string | undefined {
 
 /** The raw body, for BatchRequestPipe (a custom parameter, which the global ValidationPipe skips). */
 export const BatchBody = createParamDecorator(
-  (_data: unknown, ctx: ExecutionContext): unknown => ctx.switchToHttp().getRequest<Request>().body,
+  (_data: unknown, ctx: ExecutionContext): unknown => ctx.switchToHttp().getRequest<FastifyRequest>().body,
 );

@@ -1,4 +1,5 @@
 import { Body, Controller, Headers, HttpCode, Post } from '@nestjs/common';
+import { RouteConfig } from '@nestjs/platform-fastify';
 import { ApiAcceptedResponse, ApiBody, ApiHeader, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { AuthContext, CurrentAuth } from '@app/auth';
 import { ApiErrors, CustomerApi, IDEMPOTENCY_KEY_HEADER } from '../common/openapi';
@@ -9,6 +10,9 @@ import { ScrapeService } from './scrape.service';
 import { BatchService } from './batch.service';
 import { BatchRequestDto } from './dto/batch-request.dto';
 import { BatchBody, BatchRequestPipe } from './batch-request.pipe';
+
+/** A million-URL batch is ~60 MB of JSON; every other body is small (BODY_LIMIT). */
+const BATCH_BODY_LIMIT = 128 * 1024 * 1024;
 
 @Controller('v1/scrape')
 @CustomerApi('scrape')
@@ -32,6 +36,7 @@ export class ScrapeController {
 
   /** Spec "POST /v1/scrape/batch/async": up to 1,000,000 URLs, accepted at once. */
   @Post('batch/async')
+  @RouteConfig({ bodyLimit: BATCH_BODY_LIMIT })
   @HttpCode(202)
   @ApiOperation({
     summary: 'Queues a batch of up to 1,000,000 URLs',

@@ -29,14 +29,6 @@ export interface ErrorResponse {
   internal?: unknown;
 }
 
-interface BodyParserError {
-  type?: string;
-  limit?: number;
-  status?: number;
-  expose?: boolean;
-  message?: string;
-}
-
 // Connection-level failures of MySQL (mysql2, maybe wrapped by TypeORM) and Redis (ioredis): the
 // request was fine, the database or Redis was not there. Query errors (bad SQL, constraints) stay 500.
 const OUTAGE_CODES = new Set([
@@ -63,7 +55,26 @@ function isBackingServiceOutage(exception: unknown): boolean {
   return err.name === 'MaxRetriesPerRequestError' || err.message === 'Connection is closed.';
 }
 
-export function toErrorResponse(exception: unknown): ErrorResponse {
+/**
+ * Nest's HTTP exceptions, and Fastify's errors about the request (body too large or not JSON, a
+ * content type it does not parse), which Nest wraps in one before the filter sees them.
+ */
+function httpError(status: number, detail: string, bodyLimit?: number): ErrorResponse {
+  if (status === 413) {
+    const limit = bodyLimit ? `: at most ${Math.floor(bodyLimit / 1024 / 1024) || 1} MB` : '';
+    return {
+      status,
+      body: { detail: `Request body is too large${limit}`, code: 'payload_too_large' },
+      headers: {},
+    };
+  }
+  if (status === 415) detail = 'Unsupported Media Type: send JSON with Content-Type: application/json';
+  const code = CODE_BY_STATUS[status] ?? (status >= 500 ? 'internal' : 'invalid_request');
+  return { status, body: { detail, code }, headers: {} };
+}
+
+/** `bodyLimit`: the body limit of the request's route, in bytes, which a 413 names. */
+export function toErrorResponse(exception: unknown, bodyLimit?: number): ErrorResponse {
   if (exception instanceof DomainError) {
     const headers: Record<string, string> = {};
     if (exception instanceof UnauthorizedError) headers['www-authenticate'] = 'Bearer';
@@ -75,35 +86,13 @@ export function toErrorResponse(exception: unknown): ErrorResponse {
     };
   }
   if (exception instanceof HttpException) {
-    const status = exception.getStatus();
-    const code = CODE_BY_STATUS[status] ?? (status >= 500 ? 'internal' : 'invalid_request');
     const response = exception.getResponse();
     const message =
       typeof response === 'object' && response !== null && 'message' in response
         ? response.message
         : exception.message;
     const detail = Array.isArray(message) ? message.join('; ') : String(message);
-    return { status, body: { detail, code }, headers: {} };
-  }
-  // Errors raised by Express's body parser before any route runs (Nest wraps only parse errors).
-  const parserError = exception as BodyParserError;
-  if (parserError?.type === 'entity.too.large') {
-    const limit = parserError.limit ? `: at most ${Math.floor(parserError.limit / 1024 / 1024) || 1} MB` : '';
-    return {
-      status: 413,
-      body: { detail: `Request body is too large${limit}`, code: 'payload_too_large' },
-      headers: {},
-    };
-  }
-  if (parserError?.expose && typeof parserError.status === 'number' && parserError.status < 500) {
-    return {
-      status: parserError.status,
-      body: {
-        detail: parserError.message ?? 'Bad request',
-        code: CODE_BY_STATUS[parserError.status] ?? 'invalid_request',
-      },
-      headers: {},
-    };
+    return httpError(exception.getStatus(), detail, bodyLimit);
   }
   if (isBackingServiceOutage(exception)) {
     return {

@@ -1,14 +1,17 @@
-import { Injectable, NestMiddleware } from '@nestjs/common';
-import type { NextFunction, Request, Response } from 'express';
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
 import { Counter, Registry } from 'prom-client';
-import { routeOf } from '@app/metrics';
+import { onEveryResponse, routeOf } from '@app/metrics';
 
 /** Calls refused for the monthly quota (402) and by the per-minute bucket (429), by route template. */
 @Injectable()
-export class RejectionMetrics implements NestMiddleware {
+export class RejectionMetrics implements OnModuleInit {
   private readonly byStatus: Map<number, Counter<'route'>>;
 
-  constructor(registry: Registry) {
+  constructor(
+    registry: Registry,
+    private readonly adapterHost: HttpAdapterHost,
+  ) {
     const counter = (name: string, help: string) =>
       new Counter({ name, help, labelNames: ['route'], registers: [registry] });
     this.byStatus = new Map([
@@ -17,8 +20,9 @@ export class RejectionMetrics implements NestMiddleware {
     ]);
   }
 
-  use(req: Request, res: Response, next: NextFunction): void {
-    res.once('finish', () => this.byStatus.get(res.statusCode)?.inc({ route: routeOf(req) }));
-    next();
+  onModuleInit(): void {
+    onEveryResponse(this.adapterHost, (req, reply) =>
+      this.byStatus.get(reply.statusCode)?.inc({ route: routeOf(req) }),
+    );
   }
 }
