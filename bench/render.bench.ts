@@ -12,7 +12,9 @@
 // Then: sequential sync scrapes of one page vs the bare render of that page, and render auto vs
 // browser on server-rendered pages.
 // Options: --pages N (300), --trial N (30), --k 2,4 (bare candidates), --crawlee 2,4 (Crawlee's),
-//          --flags service|lean (extra Chromium flags of the bare loop; service: none).
+//          --flags service|lean (extra Chromium flags of the bare loop; service: none),
+//          --parts throughput,sync,static (all by default; sync and static alone run the service at
+//          the first --k).
 import { execFile } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
@@ -205,39 +207,44 @@ async function main(): Promise<void> {
       k: { type: 'string', default: '2,4' },
       crawlee: { type: 'string', default: '2,4' },
       flags: { type: 'string', default: 'service' },
+      parts: { type: 'string', default: 'throughput,sync,static' },
     },
   });
   const pages = Number(values.pages);
   const trialPages = Number(values.trial);
   const list = (s: string) => s.split(',').map(Number);
+  const parts = new Set(values.parts.split(','));
   const ids = `${FIRST_ID}:${pages}`;
   const trialIds = `${TRIAL_FIRST_ID}:${trialPages}`;
   const site = await startFixtureSite({ crawlDelaySeconds: null, trapRefusedAddresses: false });
-  console.log(`bench:render, ${pages} pages of /spa/article/<id>, load average at start ${load()}`);
+  console.log(`bench:render, parts ${values.parts}, load average at start ${load()}`);
   try {
-    // (a) The bare loop.
     const flags = values.flags;
-    const bareK = await best('bare K', list(values.k), (k) =>
-      contender('bare', site, { ids: trialIds, concurrency: k, flags }),
-    );
-    const bare = await contender('bare', site, { ids, concurrency: bareK, flags });
-    console.log(`  (a) done (load ${load()})`);
+    const report: string[] = [''];
+    let bareK = list(values.k)[0];
+    let bare: RenderRun | undefined;
+    let crawlee: RenderRun | undefined;
+    let crawleeK = 0;
+    if (parts.has('throughput')) {
+      // (a) The bare loop.
+      bareK = await best('bare K', list(values.k), (k) =>
+        contender('bare', site, { ids: trialIds, concurrency: k, flags }),
+      );
+      bare = await contender('bare', site, { ids, concurrency: bareK, flags });
+      console.log(`  (a) done (load ${load()})`);
 
-    // (b) Crawlee.
-    const crawleeK = await best('crawlee maxConcurrency', list(values.crawlee), (k) =>
-      contender('crawlee', site, { ids: trialIds, concurrency: k }),
-    );
-    const crawlee = await contender('crawlee', site, { ids, concurrency: crawleeK });
-    console.log(`  (b) done (load ${load()})`);
+      // (b) Crawlee.
+      crawleeK = await best('crawlee maxConcurrency', list(values.crawlee), (k) =>
+        contender('crawlee', site, { ids: trialIds, concurrency: k }),
+      );
+      crawlee = await contender('crawlee', site, { ids, concurrency: crawleeK });
+      console.log(`  (b) done (load ${load()})`);
+    }
 
     // (c) The service, at the bare loop's K.
     const stack = await startServiceStack({
       worker: { WORKER_QUEUES: 'render', RENDER_CONCURRENCY: String(bareK), HOST_CONCURRENCY: '64' },
     });
-    let service: RenderRun;
-    let sameService: Awaited<ReturnType<typeof scrapes>>;
-    let staticAuto: Awaited<ReturnType<typeof batch>>;
-    let staticBrowser: Awaited<ReturnType<typeof batch>>;
     const spa = (from: number, count: number, same?: number): ScrapeBody[] =>
       Array.from({ length: count }, (_, i) => ({
         url: spaUrl(site.origin, same ?? from + i),
@@ -246,53 +253,62 @@ async function main(): Promise<void> {
     const idOf = (url: string) => Number(url.split('/').pop());
     const isArticle = (body: ScrapeBody, result: Record<string, unknown>) =>
       !result.error && renderedArticle(result.markdown as string | undefined, idOf(body.url));
+    let sameService: RenderRun | undefined;
     try {
       await scrapes(stack, spa(9_000, bareK * 2), bareK, isArticle);
-      service = await batch(
-        stack,
-        Array.from({ length: pages }, (_, i) => spaUrl(site.origin, FIRST_ID + i)),
-      );
-      console.log(`  (c) done (load ${load()})`);
-      sameService = await scrapes(stack, spa(0, SAME_PAGE_RUNS, SAME_PAGE_ID), 1, isArticle);
-      // A batch each, so the figure compares the engines, not one sync request's round trip.
-      const statics = Array.from(
-        { length: STATIC_PAGES },
-        (_, i) => `${site.origin}/static/article/${2_000 + i}`,
-      );
-      staticAuto = await batch(stack, statics, 'auto');
-      staticBrowser = await batch(stack, statics, 'browser');
+      if (bare && crawlee) {
+        const service = await batch(
+          stack,
+          Array.from({ length: pages }, (_, i) => spaUrl(site.origin, FIRST_ID + i)),
+        );
+        console.log(`  (c) done (load ${load()})`);
+        const rows: Row[] = [
+          { name: `(a) bare playwright-core, ${bareK} contexts, flags ${flags}`, ...bare },
+          { name: `(b) Crawlee PlaywrightCrawler, maxConcurrency ${crawleeK}`, ...crawlee },
+          { name: `(c) service, one async batch, RENDER_CONCURRENCY ${bareK}`, ...service },
+        ];
+        report.push(
+          table(rows),
+          '',
+          `c/a: ${(rate(service) / rate(bare)).toFixed(2)} pages/s (target >= 0.9), CPU/page ${(cpuMs(service) / cpuMs(bare)).toFixed(2)}`,
+          `c/b: ${(rate(service) / rate(crawlee)).toFixed(2)} pages/s (target >= 1.2), CPU/page ${(cpuMs(service) / cpuMs(crawlee)).toFixed(2)}`,
+        );
+      }
+      if (parts.has('sync'))
+        sameService = await scrapes(stack, spa(0, SAME_PAGE_RUNS, SAME_PAGE_ID), 1, isArticle);
+      if (parts.has('static')) {
+        // A batch each, so the figure compares the engines, not one sync request's round trip.
+        const statics = Array.from(
+          { length: STATIC_PAGES },
+          (_, i) => `${site.origin}/static/article/${2_000 + i}`,
+        );
+        const auto = await batch(stack, statics, 'auto');
+        const browser = await batch(stack, statics, 'browser');
+        report.push(
+          `static pages (${STATIC_PAGES}, one batch each): render auto ${rate(auto).toFixed(2)} pages/s ` +
+            `(${cpuMs(auto).toFixed(0)} ms CPU/page, engines ${[...auto.engines].join(',')}), ` +
+            `browser ${rate(browser).toFixed(2)} pages/s (${cpuMs(browser).toFixed(0)} ms CPU/page): ` +
+            `${(rate(auto) / rate(browser)).toFixed(1)}x (target >= 10x)`,
+        );
+      }
     } finally {
       await stack.stop();
     }
-    const sameBare = await contender('bare', site, {
-      ids: `0:${SAME_PAGE_RUNS}`,
-      same: SAME_PAGE_ID,
-      concurrency: 1,
-      flags,
-    });
-
-    const rows: Row[] = [
-      { name: `(a) bare playwright-core, ${bareK} contexts, flags ${flags}`, ...bare },
-      { name: `(b) Crawlee PlaywrightCrawler, maxConcurrency ${crawleeK}`, ...crawlee },
-      { name: `(c) service, one async batch, RENDER_CONCURRENCY ${bareK}`, ...service },
-    ];
-    const p50 = (r: RenderRun) => quantile(r.latenciesMs, 0.5);
-    console.log(
-      [
-        '',
-        table(rows),
-        '',
-        `c/a: ${(rate(service) / rate(bare)).toFixed(2)} pages/s (target >= 0.9), CPU/page ${(cpuMs(service) / cpuMs(bare)).toFixed(2)}`,
-        `c/b: ${(rate(service) / rate(crawlee)).toFixed(2)} pages/s (target >= 1.2), CPU/page ${(cpuMs(service) / cpuMs(crawlee)).toFixed(2)}`,
+    if (sameService) {
+      const sameBare = await contender('bare', site, {
+        ids: `0:${SAME_PAGE_RUNS}`,
+        same: SAME_PAGE_ID,
+        concurrency: 1,
+        flags,
+      });
+      const p50 = (r: RenderRun) => quantile(r.latenciesMs, 0.5);
+      report.push(
         `one page (/spa/article/${SAME_PAGE_ID}), ${SAME_PAGE_RUNS} times one at a time: sync scrape p50 ${p50(sameService)} ms, ` +
           `bare render p50 ${p50(sameBare)} ms: +${p50(sameService) - p50(sameBare)} ms (target <= +50)`,
-        `static pages (${STATIC_PAGES}, one batch each): render auto ${rate(staticAuto).toFixed(2)} pages/s ` +
-          `(${cpuMs(staticAuto).toFixed(0)} ms CPU/page, engines ${[...staticAuto.engines].join(',')}), ` +
-          `browser ${rate(staticBrowser).toFixed(2)} pages/s (${cpuMs(staticBrowser).toFixed(0)} ms CPU/page): ` +
-          `${(rate(staticAuto) / rate(staticBrowser)).toFixed(1)}x (target >= 10x)`,
-        `load average at end ${load()}`,
-      ].join('\n'),
-    );
+      );
+    }
+    report.push(`load average at end ${load()}`);
+    console.log(report.join('\n'));
   } finally {
     await site.close();
   }

@@ -24,7 +24,7 @@ RUN apt-get update \
   && apt-get install -y --no-install-recommends tini chromium-headless-shell fonts-liberation \
   && rm -rf /var/lib/apt/lists/*
 ENV NODE_ENV=production \
-  CHROMIUM_PATH=/usr/bin/chromium-headless-shell
+  CHROMIUM_PATH=/usr/lib/chromium/chromium-headless-shell
 WORKDIR /app
 # Owned by root and not writable by the app, so the root filesystem can be mounted read-only.
 COPY --from=build /app/package.json ./

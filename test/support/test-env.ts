@@ -1,12 +1,13 @@
 import { existsSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
+import { HEADLESS_SHELL } from '../fixtures/chromium';
 
 /**
  * The environment every test process runs with. Loopback 127.0.0.1 is opened explicitly, and
  * allowlist mode keeps anything (a saved page's external images included) from leaving the machine.
  */
 export function testEnvironment(runId: string) {
-  const chromium = ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium'].find((p) => existsSync(p));
+  const chromium = [HEADLESS_SHELL, '/usr/bin/chromium'].find((p) => existsSync(p));
   return {
     NODE_ENV: 'test',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',

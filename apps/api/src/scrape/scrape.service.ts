@@ -24,10 +24,20 @@ export class ScrapeService {
 
   /** POST /v1/scrape: waits for a worker; a failed page is still a 200 with `error`. */
   async scrape(auth: AuthContext, dto: ScrapeRequestDto): Promise<PageResult> {
-    const url = await this.urls.target(dto.url);
     const options = toScrapeOptions(dto);
     const now = new Date();
-    await this.quota.reserve(auth, 1, now);
+    // The target's DNS check and the quota row's update are independent round trips: run together.
+    // A refused URL is still a 400 (before a 402), and gives back what was reserved meanwhile.
+    const [checked, reserved] = await Promise.allSettled([
+      this.urls.target(dto.url),
+      this.quota.reserve(auth, 1, now),
+    ]);
+    if (checked.status === 'rejected') {
+      if (reserved.status === 'fulfilled') await this.quota.release(auth.accountId, auth.environment, 1, now);
+      throw checked.reason;
+    }
+    if (reserved.status === 'rejected') throw reserved.reason;
+    const url = checked.value;
     try {
       return await this.producer.addAndWait(
         'scrape-sync',

@@ -5,11 +5,17 @@ import { REDIS, RedisKeys } from '@app/persistence';
 
 // Leases in a sorted set scored by expiry: a crashed worker's slots free themselves when the lease
 // runs out, so a kill -9 can never wedge an account or a host.
+// All limits in one script: a page takes a slot under every limit or under none, in one round trip.
 const ACQUIRE = `
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
-if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then return 0 end
-redis.call('ZADD', KEYS[1], ARGV[3], ARGV[4])
-redis.call('PEXPIRE', KEYS[1], ARGV[5])
+local now, expiry, id, ttl = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
+for i, key in ipairs(KEYS) do
+  redis.call('ZREMRANGEBYSCORE', key, '-inf', now)
+  if redis.call('ZCARD', key) >= tonumber(ARGV[4 + i]) then return 0 end
+end
+for _, key in ipairs(KEYS) do
+  redis.call('ZADD', key, expiry, id)
+  redis.call('PEXPIRE', key, ttl)
+end
 return 1
 `;
 
@@ -31,17 +37,19 @@ export class InFlightLimits {
   /** Takes one slot under each limit, or none (null) if any is full. */
   async acquire(limits: { key: string; limit: number }[], ttlMs: number): Promise<Lease | null> {
     const id = randomUUID();
-    const taken: string[] = [];
-    for (const { key, limit } of limits) {
-      const full = this.keys.key('inflight', key);
-      const now = Date.now();
-      const ok = (await this.redis.eval(ACQUIRE, 1, full, now, limit, now + ttlMs, id, ttlMs * 2)) as number;
-      if (!ok) {
-        await Promise.all(taken.map((k) => this.redis.zrem(k, id)));
-        return null;
-      }
-      taken.push(full);
-    }
-    return { release: async () => void (await Promise.all(taken.map((k) => this.redis.zrem(k, id)))) };
+    const keys = limits.map(({ key }) => this.keys.key('inflight', key));
+    const now = Date.now();
+    const ok = (await this.redis.eval(
+      ACQUIRE,
+      keys.length,
+      ...keys,
+      now,
+      now + ttlMs,
+      id,
+      ttlMs * 2,
+      ...limits.map(({ limit }) => limit),
+    )) as number;
+    if (!ok) return null;
+    return { release: async () => void (await Promise.all(keys.map((k) => this.redis.zrem(k, id)))) };
   }
 }

@@ -67,27 +67,24 @@ export class JobProgress {
   ): Promise<boolean> {
     const jobId = job.id;
     const ok = !result.error;
-    const stored = await this.db.transaction(async (em) => {
-      const res = await em.query<Affected>(
-        `UPDATE job_pages SET status = ?, status_code = ?, error_code = ?, render_ms = ?, result = ?, finished_at = NOW(3)
-          WHERE job_id = ? AND idx = ? AND status IN ('pending', 'running')`,
-        [
-          ok ? 'succeeded' : 'failed',
-          result.status_code,
-          result.error?.code ?? null,
-          result.timings.render_ms,
-          JSON.stringify(result),
-          jobId,
-          result.index,
-        ],
-      );
-      if (res.affectedRows !== 1) return false;
-      await em.query(
-        `UPDATE jobs SET ${ok ? 'completed = completed + 1' : 'failed = failed + 1'} WHERE id = ?`,
-        [jobId],
-      );
-      return true;
-    });
+    // One statement (one round trip, one commit) stores the page and counts it on its job; a page
+    // that is no longer pending or running matches nothing, so neither row changes.
+    const res = await this.db.query<Affected>(
+      `UPDATE job_pages p JOIN jobs j ON j.id = p.job_id
+          SET p.status = ?, p.status_code = ?, p.error_code = ?, p.render_ms = ?, p.result = ?,
+              p.finished_at = NOW(3), ${ok ? 'j.completed = j.completed + 1' : 'j.failed = j.failed + 1'}
+        WHERE p.job_id = ? AND p.idx = ? AND p.status IN ('pending', 'running')`,
+      [
+        ok ? 'succeeded' : 'failed',
+        result.status_code,
+        result.error?.code ?? null,
+        result.timings.render_ms,
+        JSON.stringify(result),
+        jobId,
+        result.index,
+      ],
+    );
+    const stored = res.affectedRows > 0;
     // Counted only by the worker whose result was stored, so a page rendered twice counts once.
     if (stored && fetched) {
       await this.usage.record(job.accountId, job.environment, {

@@ -17,8 +17,12 @@ export const CHROMIUM_FLAGS = [
   '--mute-audio',
 ];
 
-/** Debian's headless shell: measured here at about half the CPU per page of the full chromium. */
-const DEFAULT_EXECUTABLES = ['/usr/bin/chromium-headless-shell'];
+/**
+ * Debian's headless shell: measured here at about half the CPU per page of the full chromium. The
+ * binary itself first: /usr/bin's is a `sh` wrapper that only runs it (no flags, no environment),
+ * which costs a shell process a launch and leaves the browser behind when only the wrapper is killed.
+ */
+const DEFAULT_EXECUTABLES = ['/usr/lib/chromium/chromium-headless-shell', '/usr/bin/chromium-headless-shell'];
 
 /**
  * Every request goes through the egress proxy; `<-loopback>` removes Chromium's implicit bypass of
