@@ -4,12 +4,18 @@ import { randomUUID } from 'node:crypto';
 import { REDIS, RedisKeys } from '@app/persistence';
 
 // Leases in a sorted set scored by expiry: a crashed worker's slots free themselves when the lease
-// runs out, so a kill -9 can never wedge an account or a host.
+// runs out, so a kill -9 can never wedge an account or a host. All the limits in one script: one
+// round trip, and a slot is taken under every limit or under none.
+// ARGV: now, expiry, lease id, key ttl, then one limit per key.
 const ACQUIRE = `
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
-if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then return 0 end
-redis.call('ZADD', KEYS[1], ARGV[3], ARGV[4])
-redis.call('PEXPIRE', KEYS[1], ARGV[5])
+for i, key in ipairs(KEYS) do
+  redis.call('ZREMRANGEBYSCORE', key, '-inf', ARGV[1])
+  if redis.call('ZCARD', key) >= tonumber(ARGV[4 + i]) then return 0 end
+end
+for _, key in ipairs(KEYS) do
+  redis.call('ZADD', key, ARGV[2], ARGV[3])
+  redis.call('PEXPIRE', key, ARGV[4])
+end
 return 1
 `;
 
@@ -31,17 +37,21 @@ export class InFlightLimits {
   /** Takes one slot under each limit, or none (null) if any is full. */
   async acquire(limits: { key: string; limit: number }[], ttlMs: number): Promise<Lease | null> {
     const id = randomUUID();
-    const taken: string[] = [];
-    for (const { key, limit } of limits) {
-      const full = this.keys.key('inflight', key);
-      const now = Date.now();
-      const ok = (await this.redis.eval(ACQUIRE, 1, full, now, limit, now + ttlMs, id, ttlMs * 2)) as number;
-      if (!ok) {
-        await Promise.all(taken.map((k) => this.redis.zrem(k, id)));
-        return null;
-      }
-      taken.push(full);
-    }
-    return { release: async () => void (await Promise.all(taken.map((k) => this.redis.zrem(k, id)))) };
+    const keys = limits.map(({ key }) => this.keys.key('inflight', key));
+    const now = Date.now();
+    const ok = (await this.redis.eval(
+      ACQUIRE,
+      keys.length,
+      ...keys,
+      now,
+      now + ttlMs,
+      id,
+      ttlMs * 2,
+      ...limits.map(({ limit }) => limit),
+    )) as number;
+    if (!ok) return null;
+    return {
+      release: async () => void (await keys.reduce((m, key) => m.zrem(key, id), this.redis.multi()).exec()),
+    };
   }
 }

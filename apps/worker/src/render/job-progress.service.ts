@@ -34,12 +34,18 @@ export class JobProgress {
     );
   }
 
-  async markPageRunning(jobId: string, idx: number): Promise<void> {
-    await this.db.query(
-      `UPDATE job_pages SET status = 'running', attempts = LEAST(attempts + 1, 127)
-        WHERE job_id = ? AND idx = ? AND status IN ('pending', 'running')`,
+  /**
+   * pending/running -> running, counting the attempt. False when the page has already finished or
+   * its job was cancelled: the caller does not render it. One statement, so no separate status read.
+   */
+  async markPageRunning(jobId: string, idx: number): Promise<boolean> {
+    const res = await this.db.query<Affected>(
+      `UPDATE job_pages p JOIN jobs j ON j.id = p.job_id
+          SET p.status = 'running', p.attempts = LEAST(p.attempts + 1, 127)
+        WHERE p.job_id = ? AND p.idx = ? AND p.status IN ('pending', 'running') AND j.status <> 'cancelled'`,
       [jobId, idx],
     );
+    return res.affectedRows > 0;
   }
 
   async cancelled(jobId: string): Promise<boolean> {
@@ -67,27 +73,25 @@ export class JobProgress {
   ): Promise<boolean> {
     const jobId = job.id;
     const ok = !result.error;
-    const stored = await this.db.transaction(async (em) => {
-      const res = await em.query<Affected>(
-        `UPDATE job_pages SET status = ?, status_code = ?, error_code = ?, render_ms = ?, result = ?, finished_at = NOW(3)
-          WHERE job_id = ? AND idx = ? AND status IN ('pending', 'running')`,
-        [
-          ok ? 'succeeded' : 'failed',
-          result.status_code,
-          result.error?.code ?? null,
-          result.timings.render_ms,
-          JSON.stringify(result),
-          jobId,
-          result.index,
-        ],
-      );
-      if (res.affectedRows !== 1) return false;
-      await em.query(
-        `UPDATE jobs SET ${ok ? 'completed = completed + 1' : 'failed = failed + 1'} WHERE id = ?`,
-        [jobId],
-      );
-      return true;
-    });
+    // One statement stores the page and counts it on the job row: atomic without a transaction's
+    // extra round trips, and the hot job row is locked for one statement only. It changes both rows
+    // or neither, so only the first worker to store the page counts it.
+    const res = await this.db.query<Affected>(
+      `UPDATE job_pages p JOIN jobs j ON j.id = p.job_id
+          SET p.status = ?, p.status_code = ?, p.error_code = ?, p.render_ms = ?, p.result = ?,
+              p.finished_at = NOW(3), ${ok ? 'j.completed = j.completed + 1' : 'j.failed = j.failed + 1'}
+        WHERE p.job_id = ? AND p.idx = ? AND p.status IN ('pending', 'running')`,
+      [
+        ok ? 'succeeded' : 'failed',
+        result.status_code,
+        result.error?.code ?? null,
+        result.timings.render_ms,
+        JSON.stringify(result),
+        jobId,
+        result.index,
+      ],
+    );
+    const stored = res.affectedRows > 0;
     // Counted only by the worker whose result was stored, so a page rendered twice counts once.
     if (stored && fetched) {
       await this.usage.record(job.accountId, job.environment, {

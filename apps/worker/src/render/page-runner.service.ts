@@ -48,7 +48,6 @@ export class PageRunner {
       order: { idx: 'ASC' },
     });
     for (const [n, page] of todo.entries()) {
-      if (await this.progress.cancelled(jobId)) return;
       // A shutting-down worker keeps only the page it is rendering; another worker takes the rest.
       if (this.draining.active || (n > 0 && (await this.syncScrapeWaiting())))
         return this.handBack(jobId, page.idx, toIdx, 0);
@@ -61,7 +60,11 @@ export class PageRunner {
       );
       if (!lease) return this.handBack(jobId, page.idx, toIdx, LIMITED_RETRY_MS);
       try {
-        await this.progress.markPageRunning(jobId, page.idx);
+        // Not marked: the job was cancelled (stop here) or another worker finished the page (skip it).
+        if (!(await this.progress.markPageRunning(jobId, page.idx))) {
+          if (await this.progress.cancelled(jobId)) return;
+          continue;
+        }
         const result = await this.render(job, page.idx, page.url);
         await this.progress.finishPage(job, result);
       } finally {
