@@ -8,6 +8,7 @@
 //    (the chunk job only hands itself back). Redis used_memory after expansion against before the POSTs.
 // 3. End to end: a --pages batch of the fixture's server-rendered articles (render --render, auto by
 //    default: plain HTTP) on a plan with 128 pages in flight; pages/s from the POST to the job's end.
+// --e2e-only runs part 3 alone; --worker-cpu-prof-dir leaves a CPU profile of the worker there.
 // Everything runs on a redis-server and a database of the bench's own, removed at the end.
 import 'reflect-metadata';
 import { performance } from 'node:perf_hooks';
@@ -35,12 +36,18 @@ async function main(): Promise<void> {
       concurrency: { type: 'string', default: '8' },
       // A directory: the API runs under --cpu-prof and leaves its profile there.
       'cpu-prof-dir': { type: 'string' },
+      // A directory: the worker runs under --cpu-prof and leaves its profile there.
+      'worker-cpu-prof-dir': { type: 'string' },
+      // Only part 3 (end to end): no acceptance or expansion before it.
+      'e2e-only': { type: 'boolean', default: false },
     },
   });
   const sizes = values.sizes.split(',').map(Number);
   const tries = Number(values.tries);
   const pages = Number(values.pages);
   const profile = values['cpu-prof-dir'];
+  const workerProfile = values['worker-cpu-prof-dir'];
+  const workerNodeArgs = workerProfile ? ['--cpu-prof', `--cpu-prof-dir=${workerProfile}`] : [];
   const stack = await startServiceStack({
     apiNodeArgs: profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [],
     site: true,
@@ -56,90 +63,94 @@ async function main(): Promise<void> {
     const call = (token: string, method: string, path: string, body?: string | Buffer) =>
       stack.call(path, { method, token, body });
 
-    // 1. Acceptance.
-    const redisBefore = await redisUsedMemory(redis);
-    const kept: { size: number; jobId: string }[] = [];
-    for (const size of sizes) {
-      const urls = Array.from(
-        { length: size },
-        (_, i) => `${site.origin}/static/article/${1 + (i % ARTICLE_COUNT)}?n=${i}`,
-      );
-      const body = Buffer.from(JSON.stringify({ urls, format: 'markdown' }));
-      const rssBefore = processRssMiB(api.pid!);
-      let rssPeak = rssBefore;
-      const sampler = setInterval(
-        () => (rssPeak = Math.max(rssPeak, processRssMiB(api.pid!))),
-        RSS_SAMPLE_MS,
-      );
-      const ms: number[] = [];
-      const cpuMs: number[] = [];
-      const jobIds: string[] = [];
-      for (let t = 0; t < tries; t++) {
-        const cpuBefore = sample(api.pid!).cpuSeconds;
-        const started = performance.now();
-        const { job_id: jobId } = await call(pausedKey, 'POST', '/v1/scrape/batch/async', body);
-        ms.push(performance.now() - started);
-        cpuMs.push((sample(api.pid!).cpuSeconds - cpuBefore) * 1000);
-        jobIds.push(jobId as string);
-      }
-      clearInterval(sampler);
-      await sleep(1000);
-      const rssAfter = processRssMiB(api.pid!);
-      const p50 = median(ms);
-      const target = TARGET_MS[size];
-      console.log(
-        `${size.toLocaleString('en')} URLs (${mib(body.length)} MiB of JSON): acceptance p50 ${p50.toFixed(0)} ms` +
-          ` (tries ${ms.map((m) => m.toFixed(0)).join(', ')} ms)` +
-          (target ? `, target < ${target} ms: ${p50 < target ? 'met' : 'MISSED'}` : '') +
-          // CPU the API spent (all its threads): what the request costs whatever the neighbours do.
-          `; API CPU p50 ${median(cpuMs).toFixed(0)} ms a try` +
-          `; API RSS ${rssBefore.toFixed(0)} MiB before, peak +${(rssPeak - rssBefore).toFixed(0)} MiB,` +
-          ` +${(rssAfter - rssBefore).toFixed(0)} MiB 1 s after`,
-      );
-      kept.push({ size, jobId: jobIds.pop()! });
-      for (const id of jobIds) await call(pausedKey, 'DELETE', `/v1/jobs/${id}`);
-    }
-    const redisAccepted = await redisUsedMemory(redis);
-
-    // 2. Expansion of one batch of each size, rendering held at 0 pages in flight by the plan.
-    const expansionStarted = performance.now();
-    await stack.startWorker({
+    const workerSettings = {
       WORKER_QUEUES: 'render',
       RENDER_CONCURRENCY: values.concurrency,
       // All pages are on one host; let it take the worker's whole concurrency, as bench:crawl does.
       HOST_CONCURRENCY: '64',
-    });
-    const ids = kept.map((k) => k.jobId);
-    for (;;) {
-      const [{ n }] = await db.query<{ n: string }[]>(
-        'SELECT COUNT(*) AS n FROM job_url_chunks WHERE job_id IN (?)',
+    };
+    if (values['e2e-only']) await stack.startWorker(workerSettings, workerNodeArgs);
+    else {
+      // 1. Acceptance.
+      const redisBefore = await redisUsedMemory(redis);
+      const kept: { size: number; jobId: string }[] = [];
+      for (const size of sizes) {
+        const urls = Array.from(
+          { length: size },
+          (_, i) => `${site.origin}/static/article/${1 + (i % ARTICLE_COUNT)}?n=${i}`,
+        );
+        const body = Buffer.from(JSON.stringify({ urls, format: 'markdown' }));
+        const rssBefore = processRssMiB(api.pid!);
+        let rssPeak = rssBefore;
+        const sampler = setInterval(
+          () => (rssPeak = Math.max(rssPeak, processRssMiB(api.pid!))),
+          RSS_SAMPLE_MS,
+        );
+        const ms: number[] = [];
+        const cpuMs: number[] = [];
+        const jobIds: string[] = [];
+        for (let t = 0; t < tries; t++) {
+          const cpuBefore = sample(api.pid!).cpuSeconds;
+          const started = performance.now();
+          const { job_id: jobId } = await call(pausedKey, 'POST', '/v1/scrape/batch/async', body);
+          ms.push(performance.now() - started);
+          cpuMs.push((sample(api.pid!).cpuSeconds - cpuBefore) * 1000);
+          jobIds.push(jobId as string);
+        }
+        clearInterval(sampler);
+        await sleep(1000);
+        const rssAfter = processRssMiB(api.pid!);
+        const p50 = median(ms);
+        const target = TARGET_MS[size];
+        console.log(
+          `${size.toLocaleString('en')} URLs (${mib(body.length)} MiB of JSON): acceptance p50 ${p50.toFixed(0)} ms` +
+            ` (tries ${ms.map((m) => m.toFixed(0)).join(', ')} ms)` +
+            (target ? `, target < ${target} ms: ${p50 < target ? 'met' : 'MISSED'}` : '') +
+            // CPU the API spent (all its threads): what the request costs whatever the neighbours do.
+            `; API CPU p50 ${median(cpuMs).toFixed(0)} ms a try` +
+            `; API RSS ${rssBefore.toFixed(0)} MiB before, peak +${(rssPeak - rssBefore).toFixed(0)} MiB,` +
+            ` +${(rssAfter - rssBefore).toFixed(0)} MiB 1 s after`,
+        );
+        kept.push({ size, jobId: jobIds.pop()! });
+        for (const id of jobIds) await call(pausedKey, 'DELETE', `/v1/jobs/${id}`);
+      }
+      const redisAccepted = await redisUsedMemory(redis);
+
+      // 2. Expansion of one batch of each size, rendering held at 0 pages in flight by the plan.
+      const expansionStarted = performance.now();
+      await stack.startWorker(workerSettings, workerNodeArgs);
+      const ids = kept.map((k) => k.jobId);
+      for (;;) {
+        const [{ n }] = await db.query<{ n: string }[]>(
+          'SELECT COUNT(*) AS n FROM job_url_chunks WHERE job_id IN (?)',
+          [ids],
+        );
+        if (Number(n) === 0) break;
+        await sleep(250);
+      }
+      const expansionSeconds = (performance.now() - expansionStarted) / 1000;
+      const [{ n: rows }] = await db.query<{ n: string }[]>(
+        'SELECT COUNT(*) AS n FROM job_pages WHERE job_id IN (?)',
         [ids],
       );
-      if (Number(n) === 0) break;
-      await sleep(250);
+      const expandedUrls = kept.reduce((sum, k) => sum + k.size, 0);
+      if (Number(rows) !== expandedUrls)
+        throw new Error(`expanded ${rows} page rows, expected ${expandedUrls}`);
+      await sleep(1000);
+      const redisExpanded = await redisUsedMemory(redis);
+      const perTarget = ((redisExpanded - redisBefore) * URLS_PER_REDIS_TARGET) / expandedUrls;
+      console.log(
+        [
+          `Redis used_memory: ${mib(redisBefore)} MiB before the POSTs, ${mib(redisAccepted)} MiB once accepted` +
+            ` (${sizes.length * tries} batches, ${sizes.length * (tries - 1)} of them cancelled),` +
+            ` ${mib(redisExpanded)} MiB with ${kept.map((k) => k.size.toLocaleString('en')).join(' + ')} URLs expanded` +
+            ` (${Number(rows).toLocaleString('en')} page rows, ${expansionSeconds.toFixed(1)} s from the worker's start)`,
+          `  growth per ${URLS_PER_REDIS_TARGET.toLocaleString('en')} URLs expanded: ${mib(perTarget)} MiB,` +
+            ` target < 50 MB: ${perTarget < 50e6 ? 'met' : 'MISSED'}; ${await redis.dbsize()} keys in Redis`,
+        ].join('\n'),
+      );
+      for (const id of ids) await call(pausedKey, 'DELETE', `/v1/jobs/${id}`);
     }
-    const expansionSeconds = (performance.now() - expansionStarted) / 1000;
-    const [{ n: rows }] = await db.query<{ n: string }[]>(
-      'SELECT COUNT(*) AS n FROM job_pages WHERE job_id IN (?)',
-      [ids],
-    );
-    const expandedUrls = kept.reduce((sum, k) => sum + k.size, 0);
-    if (Number(rows) !== expandedUrls)
-      throw new Error(`expanded ${rows} page rows, expected ${expandedUrls}`);
-    await sleep(1000);
-    const redisExpanded = await redisUsedMemory(redis);
-    const perTarget = ((redisExpanded - redisBefore) * URLS_PER_REDIS_TARGET) / expandedUrls;
-    console.log(
-      [
-        `Redis used_memory: ${mib(redisBefore)} MiB before the POSTs, ${mib(redisAccepted)} MiB once accepted` +
-          ` (${sizes.length * tries} batches, ${sizes.length * (tries - 1)} of them cancelled),` +
-          ` ${mib(redisExpanded)} MiB with ${kept.map((k) => k.size.toLocaleString('en')).join(' + ')} URLs expanded` +
-          ` (${Number(rows).toLocaleString('en')} page rows, ${expansionSeconds.toFixed(1)} s from the worker's start)`,
-        `  growth per ${URLS_PER_REDIS_TARGET.toLocaleString('en')} URLs expanded: ${mib(perTarget)} MiB,` +
-          ` target < 50 MB: ${perTarget < 50e6 ? 'met' : 'MISSED'}; ${await redis.dbsize()} keys in Redis`,
-      ].join('\n'),
-    );
-    for (const id of ids) await call(pausedKey, 'DELETE', `/v1/jobs/${id}`);
 
     // 3. End to end.
     if (pages > ARTICLE_COUNT) throw new Error(`--pages at most ${ARTICLE_COUNT} (the fixture's articles)`);

@@ -51,7 +51,8 @@ export interface ServiceStack {
   /** Undefined until a worker has started. */
   worker: ChildProcess | undefined;
   /** Starts the worker with these settings and waits until it is ready. */
-  startWorker(settings: NodeJS.ProcessEnv): Promise<ChildProcess>;
+  /** `nodeArgs`: node's own flags for the worker (e.g. --cpu-prof, which NODE_OPTIONS refuses). */
+  startWorker(settings: NodeJS.ProcessEnv, nodeArgs?: string[]): Promise<ChildProcess>;
   createPlan(name: string, plan: BenchPlan): Promise<void>;
   /** A new account on `plan`; returns its production key. */
   createAccount(plan: string): Promise<string>;
@@ -161,13 +162,13 @@ export async function startServiceStack({
       site,
       api,
       worker: undefined,
-      startWorker: async (settings) => {
+      startWorker: async (settings, nodeArgs = []) => {
         const workerPort = await freePort();
-        const worker = startEntry('apps/worker/src/main', {
-          ...env,
-          ...settings,
-          WORKER_PORT: String(workerPort),
-        });
+        const worker = startEntry(
+          'apps/worker/src/main',
+          { ...env, ...settings, WORKER_PORT: String(workerPort) },
+          nodeArgs,
+        );
         children.push(worker);
         stack.worker = worker;
         await waitForHttp(`http://127.0.0.1:${workerPort}/readyz`, 60_000);

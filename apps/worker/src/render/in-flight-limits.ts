@@ -4,17 +4,17 @@ import { randomUUID } from 'node:crypto';
 import { REDIS, RedisKeys } from '@app/persistence';
 
 // Leases in a sorted set scored by expiry: a crashed worker's slots free themselves when the lease
-// runs out, so a kill -9 can never wedge an account or a host.
-// All limits in one script: a page takes a slot under every limit or under none, in one round trip.
+// runs out, so a kill -9 can never wedge an account or a host. All the limits in one script: one
+// round trip, and a slot is taken under every limit or under none.
+// ARGV: now, expiry, lease id, key ttl, then one limit per key.
 const ACQUIRE = `
-local now, expiry, id, ttl = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 for i, key in ipairs(KEYS) do
-  redis.call('ZREMRANGEBYSCORE', key, '-inf', now)
+  redis.call('ZREMRANGEBYSCORE', key, '-inf', ARGV[1])
   if redis.call('ZCARD', key) >= tonumber(ARGV[4 + i]) then return 0 end
 end
 for _, key in ipairs(KEYS) do
-  redis.call('ZADD', key, expiry, id)
-  redis.call('PEXPIRE', key, ttl)
+  redis.call('ZADD', key, ARGV[2], ARGV[3])
+  redis.call('PEXPIRE', key, ARGV[4])
 end
 return 1
 `;
@@ -50,6 +50,8 @@ export class InFlightLimits {
       ...limits.map(({ limit }) => limit),
     )) as number;
     if (!ok) return null;
-    return { release: async () => void (await Promise.all(keys.map((k) => this.redis.zrem(k, id)))) };
+    return {
+      release: async () => void (await keys.reduce((m, key) => m.zrem(key, id), this.redis.multi()).exec()),
+    };
   }
 }

@@ -34,12 +34,18 @@ export class JobProgress {
     );
   }
 
-  async markPageRunning(jobId: string, idx: number): Promise<void> {
-    await this.db.query(
-      `UPDATE job_pages SET status = 'running', attempts = LEAST(attempts + 1, 127)
-        WHERE job_id = ? AND idx = ? AND status IN ('pending', 'running')`,
+  /**
+   * pending/running -> running, counting the attempt. False when the page has already finished or
+   * its job was cancelled: the caller does not render it. One statement, so no separate status read.
+   */
+  async markPageRunning(jobId: string, idx: number): Promise<boolean> {
+    const res = await this.db.query<Affected>(
+      `UPDATE job_pages p JOIN jobs j ON j.id = p.job_id
+          SET p.status = 'running', p.attempts = LEAST(p.attempts + 1, 127)
+        WHERE p.job_id = ? AND p.idx = ? AND p.status IN ('pending', 'running') AND j.status <> 'cancelled'`,
       [jobId, idx],
     );
+    return res.affectedRows > 0;
   }
 
   async cancelled(jobId: string): Promise<boolean> {
@@ -67,8 +73,9 @@ export class JobProgress {
   ): Promise<boolean> {
     const jobId = job.id;
     const ok = !result.error;
-    // One statement (one round trip, one commit) stores the page and counts it on its job; a page
-    // that is no longer pending or running matches nothing, so neither row changes.
+    // One statement stores the page and counts it on the job row: atomic without a transaction's
+    // extra round trips, and the hot job row is locked for one statement only. It changes both rows
+    // or neither, so only the first worker to store the page counts it.
     const res = await this.db.query<Affected>(
       `UPDATE job_pages p JOIN jobs j ON j.id = p.job_id
           SET p.status = ?, p.status_code = ?, p.error_code = ?, p.render_ms = ?, p.result = ?,

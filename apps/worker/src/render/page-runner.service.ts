@@ -48,14 +48,9 @@ export class PageRunner {
       order: { idx: 'ASC' },
     });
     for (const [n, page] of todo.entries()) {
-      // Both checks at once: each is a round trip, paid on every page.
-      const [cancelled, syncWaiting] = await Promise.all([
-        this.progress.cancelled(jobId),
-        n > 0 && !this.draining.active && this.syncScrapeWaiting(),
-      ]);
-      if (cancelled) return;
       // A shutting-down worker keeps only the page it is rendering; another worker takes the rest.
-      if (this.draining.active || syncWaiting) return this.handBack(jobId, page.idx, toIdx, 0);
+      if (this.draining.active || (n > 0 && (await this.syncScrapeWaiting())))
+        return this.handBack(jobId, page.idx, toIdx, 0);
       const lease = await this.limits.acquire(
         [
           { key: `account:${job.accountId}`, limit: maxInFlight },
@@ -65,14 +60,13 @@ export class PageRunner {
       );
       if (!lease) return this.handBack(jobId, page.idx, toIdx, LIMITED_RETRY_MS);
       try {
-        // The mark is bookkeeping (attempts, running pages for a cancel): the render need not wait for it.
-        const [marked, rendered] = await Promise.allSettled([
-          this.progress.markPageRunning(jobId, page.idx),
-          this.render(job, page.idx, page.url),
-        ]);
-        if (marked.status === 'rejected') throw marked.reason;
-        if (rendered.status === 'rejected') throw rendered.reason;
-        await this.progress.finishPage(job, rendered.value);
+        // Not marked: the job was cancelled (stop here) or another worker finished the page (skip it).
+        if (!(await this.progress.markPageRunning(jobId, page.idx))) {
+          if (await this.progress.cancelled(jobId)) return;
+          continue;
+        }
+        const result = await this.render(job, page.idx, page.url);
+        await this.progress.finishPage(job, result);
       } finally {
         await lease.release();
       }
