@@ -5,7 +5,6 @@ import { ApiHarness, TestAccount, createAccount, startApi } from '../../../test/
 import { WorkerHarness, startWorker } from '../../../test/support/worker-harness';
 import { allResults, waitForJob } from '../../../test/support/jobs';
 
-
 describe('batches', () => {
   let site: FixtureSite;
   let api: ApiHarness;
