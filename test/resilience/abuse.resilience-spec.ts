@@ -96,9 +96,16 @@ describe('abuse and bad input', () => {
         input: 'a text/plain body',
         send: () =>
           as(a.liveKey)(api.http().post('/v1/scrape/async')).set('Content-Type', 'text/plain').send(url),
-        status: 415,
+        status: 400,
         code: 'invalid_request',
         names: 'application/json',
+      },
+      {
+        group: 'malformed',
+        input: 'a job id of 300 characters',
+        send: () => as(a.liveKey)(api.http().get(`/v1/jobs/job_${'a'.repeat(296)}`)),
+        status: 400,
+        code: 'invalid_request',
       },
       {
         group: 'malformed',

@@ -21,7 +21,12 @@ const MAX_BYTES = 4 * 1024 * 1024;
 async function stream(res: http.ServerResponse, total = Infinity): Promise<void> {
   const chunk = Buffer.alloc(65_536, 'z');
   for (let sent = 0; sent < total && !res.destroyed; sent += chunk.length) {
-    if (!res.write(chunk)) await Promise.race([once(res, 'drain'), once(res, 'close')]);
+    if (res.write(chunk)) continue;
+    // Both waits end together, so neither leaves a listener on the response for every chunk.
+    const settled = new AbortController();
+    const wait = (event: string) => once(res, event, { signal: settled.signal }).catch(() => undefined);
+    await Promise.race([wait('drain'), wait('close')]);
+    settled.abort();
   }
   if (!res.destroyed) res.end();
 }

@@ -70,7 +70,9 @@ function httpError(status: number, detail: string, bodyLimit?: number): ErrorRes
   }
   if (status === 415) detail = 'Unsupported Media Type: send JSON with Content-Type: application/json';
   const code = CODE_BY_STATUS[status] ?? (status >= 500 ? 'internal' : 'invalid_request');
-  return { status, body: { detail, code }, headers: {} };
+  // DESIGN.md's codes each have one status: a 4xx outside its list (Fastify's 415 for another
+  // content type, 414 for a path parameter over its length) is the client's bad request, 400.
+  return { status: STATUS[code], body: { detail, code }, headers: {} };
 }
 
 /** `bodyLimit`: the body limit of the request's route, in bytes, which a 413 names. */
