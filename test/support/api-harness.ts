@@ -36,7 +36,13 @@ export async function startApi(overrides: Partial<Record<keyof ApiEnv, string>> 
     logs,
     http: () => request(server),
     admin: (req) => req.set('Authorization', `Bearer ${env.ADMIN_TOKEN}`),
-    close: () => app.close(),
+    // A test is over: connections a client left open (keep-alive, a request it gave up on) must
+    // not hold the teardown, which would otherwise wait for them.
+    close: async () => {
+      const closing = app.close();
+      server.closeAllConnections();
+      await closing;
+    },
   };
 }
 

@@ -17,6 +17,9 @@ export function testEnvironment(runId: string) {
     KEY_HASH_SECRET: randomBytes(32).toString('hex'),
     SECRETS_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
     ADMIN_TOKEN: randomBytes(24).toString('hex'),
+    // Bounds a worker's wait for its active jobs when a test closes it (140 s in production); the
+    // drain tests set their own.
+    SHUTDOWN_GRACE_MS: '15000',
     NET_EGRESS_MODE: 'allowlist',
     NET_ALLOW_CIDRS: '127.0.0.1/32',
     ...(chromium ? { CHROMIUM_PATH: chromium } : {}),
