@@ -56,6 +56,20 @@ export interface PoolStats {
   retries: number;
 }
 
+/** The running totals of PoolStats, which each engine counts as its browsers come and go. */
+export type PoolCounters = Pick<
+  PoolStats,
+  'browsersLaunched' | 'browsersRecycled' | 'browsersLost' | 'contextsCreated' | 'retries'
+>;
+
+export const newPoolCounters = (): PoolCounters => ({
+  browsersLaunched: 0,
+  browsersRecycled: 0,
+  browsersLost: 0,
+  contextsCreated: 0,
+  retries: 0,
+});
+
 /** Opening or closing a page or context; past this the browser is taken to be stuck. */
 const OPERATION_MS = 10_000;
 
@@ -120,13 +134,7 @@ export class BrowserPool {
   /** Picking and creating contexts happens one lease at a time, so limits hold under concurrency. */
   private picking: Promise<unknown> = Promise.resolve();
   private closed = false;
-  private readonly counters = {
-    browsersLaunched: 0,
-    browsersRecycled: 0,
-    browsersLost: 0,
-    contextsCreated: 0,
-    retries: 0,
-  };
+  private readonly counters = newPoolCounters();
 
   constructor(
     private readonly limits: PoolLimits,

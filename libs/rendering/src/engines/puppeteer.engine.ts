@@ -4,7 +4,7 @@ import { MAX_HTML_BYTES, MAX_TIMEOUT_MS } from '@app/queue-contracts';
 import { withDeadline } from '../deadline';
 import { browserProfile, userAgentOverride } from './browser-profile';
 import { BrowserGoneError } from '../page-errors';
-import type { PoolStats } from '../browser-pool';
+import { newPoolCounters, type PoolStats } from '../browser-pool';
 import {
   KEEP_BROWSER_ON_SIGNALS,
   LAUNCH_MS,
@@ -60,13 +60,7 @@ export class PuppeteerEngine implements RenderEngine {
   private pagesOnCluster = 0;
   private readonly retired = new Set<Promise<void>>();
   // The pool figures the Playwright pool reports (PoolStats), kept here since the cluster keeps none.
-  private readonly counters = {
-    browsersLaunched: 0,
-    browsersRecycled: 0,
-    browsersLost: 0,
-    contextsCreated: 0,
-    retries: 0,
-  };
+  private readonly counters = newPoolCounters();
   /** Connected browsers, each with the pages it has open. */
   private readonly browsers = new Map<Browser, number>();
   /** Browsers the current cluster launched (its first one, and the ones it relaunched after a crash). */
