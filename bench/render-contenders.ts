@@ -3,7 +3,9 @@
 // page at a time in each) and `crawlee` (Crawlee's PlaywrightCrawler on the same browser binary).
 // Both wait as the service does (load, then 500 ms without a request: Playwright's "networkidle"),
 // block images, media and fonts with the service's Network.setBlockedURLs patterns, and convert with
-// the service's own buildContent at the API's defaults. Prints one JSON line (RenderRun).
+// the service's own buildContent at the API's defaults. The bare loop reads the HTML as the service
+// does (readDocumentHtml; `--read content`: Playwright's page.content()), Crawlee with page.content()
+// as its users and its own helpers do. Prints one JSON line (RenderRun).
 // Run by render.bench.ts: node dist/bench/render-contenders.js bare|crawlee --origin URL --ids FROM:COUNT ...
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,7 +13,13 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium, type Page } from 'playwright-core';
 import { SCRAPE_DEFAULTS } from '@app/queue-contracts';
-import { BLOCKED_URL_PATTERNS, CHROMIUM_FLAGS, buildContent } from '@app/rendering';
+import {
+  BLOCKED_URL_PATTERNS,
+  CHROMIUM_FLAGS,
+  buildContent,
+  readDocumentHtml,
+  type CdpClient,
+} from '@app/rendering';
 import { CHROMIUM_PATH } from '../test/fixtures/chromium';
 import { startSampling, summarize } from './process-tree';
 
@@ -59,6 +67,11 @@ function toMarkdown(html: string, url: string): string | undefined {
   return buildContent({ body: html, kind: 'html', url, options: SCRAPE_DEFAULTS }).markdown;
 }
 
+interface Tab {
+  page: Page;
+  html(): Promise<string>;
+}
+
 interface Plan {
   origin: string;
   /** Ids rendered first and not measured: the browser starts, Node compiles, caches fill. */
@@ -66,6 +79,8 @@ interface Plan {
   ids: number[];
   concurrency: number;
   flags: string[];
+  /** How the bare loop reads the page's HTML. */
+  read: 'cdp' | 'content';
 }
 
 function finish(
@@ -88,7 +103,7 @@ function finish(
   };
 }
 
-async function bare({ origin, warmup, ids, concurrency, flags }: Plan): Promise<RenderRun> {
+async function bare({ origin, warmup, ids, concurrency, flags, read }: Plan): Promise<RenderRun> {
   const browser = await chromium.launch({
     executablePath: CHROMIUM_PATH,
     args: [...CHROMIUM_FLAGS, ...flags, DEAD_PROXY],
@@ -101,21 +116,24 @@ async function bare({ origin, warmup, ids, concurrency, flags }: Plan): Promise<
       const cdp = await context.newCDPSession(page);
       await cdp.send('Network.enable');
       await cdp.send('Network.setBlockedURLs', { urls: BLOCKED_URL_PATTERNS });
-      return page;
+      const { frameTree } = await cdp.send('Page.getFrameTree');
+      const html = () =>
+        read === 'cdp' ? readDocumentHtml(cdp as unknown as CdpClient, frameTree.frame.id) : page.content();
+      return { page, html };
     }),
   );
-  const render = async (page: Page, id: number): Promise<boolean> => {
+  const render = async ({ page, html }: Tab, id: number): Promise<boolean> => {
     await page.goto(spaUrl(origin, id), { waitUntil: 'networkidle', timeout: 30_000 });
-    return renderedArticle(toMarkdown(await page.content(), page.url()), id);
+    return renderedArticle(toMarkdown(await html(), page.url()), id);
   };
   const runAll = async (list: number[], onPage: (ms: number, ok: boolean) => void) => {
     let next = 0;
     await Promise.all(
-      tabs.map(async (page) => {
+      tabs.map(async (tab) => {
         while (next < list.length) {
           const id = list[next++];
           const t = Date.now();
-          const ok = await render(page, id).catch(() => false);
+          const ok = await render(tab, id).catch(() => false);
           onPage(Date.now() - t, ok);
         }
       }),
@@ -208,6 +226,7 @@ async function main(): Promise<void> {
       same: { type: 'string' },
       concurrency: { type: 'string', default: '2' },
       flags: { type: 'string', default: 'service' },
+      read: { type: 'string', default: 'cdp' },
     },
   });
   const concurrency = Number(values.concurrency);
@@ -220,6 +239,7 @@ async function main(): Promise<void> {
     ids,
     concurrency,
     flags: FLAG_SETS[values.flags],
+    read: values.read === 'content' ? 'content' : 'cdp',
   };
   const run = positionals[0] === 'crawlee' ? await crawlee(plan) : await bare(plan);
   console.log(JSON.stringify(run));

@@ -13,6 +13,8 @@
 // browser on server-rendered pages.
 // Options: --pages N (300), --trial N (30), --k 2,4 (bare candidates), --crawlee 2,4 (Crawlee's),
 //          --flags service|lean (extra Chromium flags of the bare loop; service: none),
+//          --read cdp|content (how the bare loop reads the HTML: as the service does, or with
+//          Playwright's page.content()),
 //          --parts throughput,sync,static (all by default; sync and static alone run the service at
 //          the first --k).
 import { execFile } from 'node:child_process';
@@ -44,7 +46,7 @@ const load = () =>
 async function contender(
   kind: 'bare' | 'crawlee',
   site: { origin: string },
-  args: { ids: string; concurrency: number; flags?: string; same?: number },
+  args: { ids: string; concurrency: number; flags?: string; read?: string; same?: number },
 ): Promise<RenderRun> {
   const entry = resolve(__dirname, `render-contenders${__filename.endsWith('.ts') ? '.ts' : '.js'}`);
   const { stdout } = await run(
@@ -61,6 +63,8 @@ async function contender(
       String(args.concurrency),
       '--flags',
       args.flags ?? 'service',
+      '--read',
+      args.read ?? 'cdp',
       ...(args.same ? ['--same', String(args.same)] : []),
     ],
     { maxBuffer: 64 * 1024 * 1024 },
@@ -207,6 +211,7 @@ async function main(): Promise<void> {
       k: { type: 'string', default: '2,4' },
       crawlee: { type: 'string', default: '2,4' },
       flags: { type: 'string', default: 'service' },
+      read: { type: 'string', default: 'cdp' },
       parts: { type: 'string', default: 'throughput,sync,static' },
     },
   });
@@ -219,7 +224,7 @@ async function main(): Promise<void> {
   const site = await startFixtureSite({ crawlDelaySeconds: null, trapRefusedAddresses: false });
   console.log(`bench:render, parts ${values.parts}, load average at start ${load()}`);
   try {
-    const flags = values.flags;
+    const { flags, read } = values;
     const report: string[] = [''];
     let bareK = list(values.k)[0];
     let bare: RenderRun | undefined;
@@ -228,9 +233,9 @@ async function main(): Promise<void> {
     if (parts.has('throughput')) {
       // (a) The bare loop.
       bareK = await best('bare K', list(values.k), (k) =>
-        contender('bare', site, { ids: trialIds, concurrency: k, flags }),
+        contender('bare', site, { ids: trialIds, concurrency: k, flags, read }),
       );
-      bare = await contender('bare', site, { ids, concurrency: bareK, flags });
+      bare = await contender('bare', site, { ids, concurrency: bareK, flags, read });
       console.log(`  (a) done (load ${load()})`);
 
       // (b) Crawlee.
@@ -263,7 +268,7 @@ async function main(): Promise<void> {
         );
         console.log(`  (c) done (load ${load()})`);
         const rows: Row[] = [
-          { name: `(a) bare playwright-core, ${bareK} contexts, flags ${flags}`, ...bare },
+          { name: `(a) bare playwright-core, ${bareK} contexts, flags ${flags}, read ${read}`, ...bare },
           { name: `(b) Crawlee PlaywrightCrawler, maxConcurrency ${crawleeK}`, ...crawlee },
           { name: `(c) service, one async batch, RENDER_CONCURRENCY ${bareK}`, ...service },
         ];
@@ -300,6 +305,7 @@ async function main(): Promise<void> {
         same: SAME_PAGE_ID,
         concurrency: 1,
         flags,
+        read,
       });
       const p50 = (r: RenderRun) => quantile(r.latenciesMs, 0.5);
       report.push(

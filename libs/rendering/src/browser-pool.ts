@@ -52,6 +52,8 @@ export interface PoolStats {
   /** Browsers that went away by themselves (crashed, killed). */
   browsersLost: number;
   contextsCreated: number;
+  /** Tabs opened; a page that reuses a kept tab opens none. */
+  tabsOpened: number;
   /** Pages started again on a fresh browser after theirs went away. */
   retries: number;
 }
@@ -59,7 +61,7 @@ export interface PoolStats {
 /** The running totals of PoolStats, which each engine counts as its browsers come and go. */
 export type PoolCounters = Pick<
   PoolStats,
-  'browsersLaunched' | 'browsersRecycled' | 'browsersLost' | 'contextsCreated' | 'retries'
+  'browsersLaunched' | 'browsersRecycled' | 'browsersLost' | 'contextsCreated' | 'tabsOpened' | 'retries'
 >;
 
 export const newPoolCounters = (): PoolCounters => ({
@@ -67,11 +69,18 @@ export const newPoolCounters = (): PoolCounters => ({
   browsersRecycled: 0,
   browsersLost: 0,
   contextsCreated: 0,
+  tabsOpened: 0,
   retries: 0,
 });
 
 /** Opening or closing a page or context; past this the browser is taken to be stuck. */
 const OPERATION_MS = 10_000;
+/**
+ * How long a kept tab goes on showing its last page before it is parked on about:blank. A busy
+ * pool hands it to the next page before that: navigating on from the last page costs Chromium
+ * about 80 ms of CPU a page less than parking first (docs/decisions.md, "Rendering").
+ */
+const PARK_AFTER_MS = 1000;
 
 class BrowserSlot {
   readonly contexts: ContextSlot[] = [];
@@ -82,11 +91,17 @@ class BrowserSlot {
   constructor(readonly browser: Browser) {}
 }
 
+/** A tab kept after a clean page; `parking` is the timer that will move it to about:blank. */
+interface IdleTab {
+  page: Page;
+  parking?: NodeJS.Timeout;
+}
+
 class ContextSlot {
   pages = 0;
   active = 0;
-  /** Tabs parked on about:blank after a clean page, reused before a new one is opened. */
-  readonly idle: Page[] = [];
+  /** Tabs kept after a clean page, most recent last, reused before a new one is opened. */
+  readonly idle: IdleTab[] = [];
   retiring = false;
   lastUsed = Date.now();
   constructor(
@@ -96,9 +111,12 @@ class ContextSlot {
   ) {}
 }
 
-/** A parked tab that is still open (a renderer may have died under it while it waited). */
+/** A kept tab that is still open (a renderer may have died under it while it waited). */
 function takeIdle(slot: ContextSlot): Page | undefined {
-  for (let page = slot.idle.pop(); page; page = slot.idle.pop()) if (!page.isClosed()) return page;
+  for (let tab = slot.idle.pop(); tab; tab = slot.idle.pop()) {
+    clearTimeout(tab.parking);
+    if (!tab.page.isClosed()) return tab.page;
+  }
   return undefined;
 }
 
@@ -157,9 +175,7 @@ export class BrowserPool {
         try {
           slot = await this.serialized(() => this.pickContext(profile));
           const picked = slot;
-          page =
-            takeIdle(picked) ??
-            (await this.guard(picked.owner, () => picked.context.newPage(), 'opening a page'));
+          page = takeIdle(picked) ?? (await this.openTab(picked));
           return await task({
             page,
             browser: picked.owner.browser,
@@ -251,6 +267,12 @@ export class BrowserPool {
     return slot;
   }
 
+  private async openTab(slot: ContextSlot): Promise<Page> {
+    const page = await this.guard(slot.owner, () => slot.context.newPage(), 'opening a page');
+    this.counters.tabsOpened++;
+    return page;
+  }
+
   private async launch(): Promise<BrowserSlot> {
     const browser = await this.hooks.launch();
     const slot = new BrowserSlot(browser);
@@ -269,7 +291,7 @@ export class BrowserPool {
     slot.owner.active--;
     slot.lastUsed = Date.now();
     if (page && keep && !slot.retiring && !slot.owner.gone && !slot.owner.retiring) {
-      this.park(slot, page);
+      this.keep(slot, page);
     } else if (page && !slot.owner.gone) {
       await withDeadline(page.close(), OPERATION_MS, 'closing a page').catch(() => (slot.retiring = true));
     }
@@ -279,13 +301,25 @@ export class BrowserPool {
 
   /**
    * A new tab costs a renderer process (measured: about 40% of a small page's CPU; see
-   * docs/decisions.md, "Rendering"), so a clean one is kept for its context's next page. It waits
-   * on about:blank, where the last page's scripts stop; the pages that ask for it wait for nothing.
+   * docs/decisions.md, "Rendering"), so a clean one is kept for its context's next page. Left
+   * unused for PARK_AFTER_MS, it is parked on about:blank, where the last page's scripts and
+   * timers stop.
    */
-  private park(slot: ContextSlot, page: Page): void {
+  private keep(slot: ContextSlot, page: Page): void {
+    const tab: IdleTab = { page };
+    tab.parking = setTimeout(() => this.park(slot, tab), PARK_AFTER_MS).unref();
+    slot.idle.push(tab);
+  }
+
+  private park(slot: ContextSlot, tab: IdleTab): void {
+    const index = slot.idle.indexOf(tab);
+    if (index < 0) return;
+    slot.idle.splice(index, 1);
+    const { page } = tab;
+    // Back behind the tabs that still show a page: those are the cheaper ones to navigate on from.
     void withDeadline(page.goto('about:blank'), OPERATION_MS, 'parking a page').then(
       () => {
-        if (slot.owner.contexts.includes(slot) && !slot.retiring) slot.idle.push(page);
+        if (slot.owner.contexts.includes(slot) && !slot.retiring) slot.idle.unshift({ page });
         else void page.close().catch(() => undefined);
       },
       () => void page.close().catch(() => undefined),
@@ -296,6 +330,7 @@ export class BrowserPool {
     const index = slot.owner.contexts.indexOf(slot);
     if (index < 0) return;
     slot.owner.contexts.splice(index, 1);
+    for (const tab of slot.idle) clearTimeout(tab.parking);
     if (slot.owner.gone) return;
     // A context that will not close leaves its browser suspect: replace the browser too.
     await withDeadline(slot.context.close(), OPERATION_MS, 'closing a context').catch(

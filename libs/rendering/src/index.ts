@@ -7,4 +7,4 @@ export type { PoolLimits, PoolStats } from './browser-pool';
 export { EgressUnavailableError } from './page-errors';
 export { CHROMIUM_FLAGS, chromiumArgs, resolveChromiumPath } from './engines/chromium';
 export { buildContent } from './content/page-content';
-export { BLOCKED_URL_PATTERNS } from './engines/page-monitor';
+export { BLOCKED_URL_PATTERNS, readDocumentHtml, type CdpClient } from './engines/page-monitor';

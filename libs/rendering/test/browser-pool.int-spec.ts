@@ -30,7 +30,11 @@ afterAll(async () => {
 const stats = () => rendering.engines.playwright.stats();
 
 function render(path: string, isolationKey: string, timeout = 10_000) {
-  return rendering.service.render({
+  return renderOn(rendering, path, isolationKey, timeout);
+}
+
+function renderOn(on: Rendering, path: string, isolationKey: string, timeout = 10_000) {
+  return on.service.render({
     url: path.startsWith('/') ? site.origin + path : path,
     options: { ...SCRAPE_DEFAULTS, render: 'browser', engine: 'playwright', timeout },
     isolationKey,
@@ -99,6 +103,33 @@ describe('Playwright browser pool', () => {
     expect(next.error).toBeUndefined();
     // Without the retirement the second page would have shared the first one's context.
     expect(stats().contextsCreated - before.contextsCreated).toBe(2);
+  });
+});
+
+describe('Playwright tab reuse', () => {
+  // The default limits: a context serves many pages.
+  let reuse: Rendering;
+  beforeAll(async () => {
+    reuse = await startTestRendering({ RENDER_CONCURRENCY: 1, RENDER_IDLE_MS: 200 });
+  });
+  afterAll(() => reuse?.close());
+
+  it('hands a clean tab to the next page of its context, and parks a tab left idle on about:blank', async () => {
+    await renderOn(reuse, '/static/article/30', 'pool-f');
+    const before = reuse.engines.playwright.stats();
+    const ticker = await renderOn(reuse, `${echo.origin}/ticker?id=kept`, 'pool-f');
+    expect(ticker.markdown).toContain('tickerPageContent');
+    // Its context's first page ended clean: its tab is reused, no new one opened.
+    expect(reuse.engines.playwright.stats().tabsOpened - before.tabsOpened).toBe(0);
+    // Left idle, the tab stops showing the ticker within PARK_AFTER_MS (1 s): its timer stops.
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    const parked = echo.ticks('kept');
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(parked).toBeGreaterThan(0);
+    expect(echo.ticks('kept')).toBe(parked);
+    // The parked tab still serves the next page.
+    expect((await renderOn(reuse, '/static/article/31', 'pool-f')).error).toBeUndefined();
+    expect(reuse.engines.playwright.stats().tabsOpened - before.tabsOpened).toBe(0);
   });
 });
 

@@ -4,6 +4,8 @@ import type { AddressInfo } from 'node:net';
 
 export interface EchoSite {
   origin: string;
+  /** Requests /tick?id=<id> has had (sent by the /ticker page's timer). */
+  ticks(id: string): number;
   close(): Promise<void>;
 }
 
@@ -15,10 +17,13 @@ const escape = (text: string) =>
 
 /**
  * The few pages the rendering tests need beyond the fixture site, on 127.0.0.1: one that sets a
- * cookie, one that shows the request's cookie and headers, one whose scripts spin for ever, and one
- * whose screenshot is too large.
+ * cookie, one that shows the request's cookie and headers, one whose scripts spin for ever, one
+ * whose screenshot is too large, one whose scripts redefine how markup is read, one that counts
+ * its loads, and one whose timer keeps calling back.
  */
 export async function startEchoSite(): Promise<EchoSite> {
+  const ticks = new Map<string, number>();
+  let loads = 0;
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const send = (html: string, headers: Record<string, string> = {}) => {
@@ -56,6 +61,26 @@ for(let i=3;i<d.data.length;i+=4)d.data[i]=255;x.putImageData(d,0,0);`;
         ),
       );
     }
+    if (url.pathname === '/tamper') {
+      // What a scraper reading the page from the page's own world would get instead of the DOM.
+      const script = `Object.defineProperty(Element.prototype, 'outerHTML', { get: () => '<body>tamperedMarkup</body>' });
+window.XMLSerializer = function () { throw new Error('no serializer'); };`;
+      return send(page('Tamper', `<p>tamperPageContent</p><script>${script}</script>`));
+    }
+    if (url.pathname === '/count') {
+      loads++;
+      return send(page('Count', `<p>countPageLoad ${loads}</p>`));
+    }
+    if (url.pathname === '/ticker') {
+      const id = JSON.stringify(url.searchParams.get('id') ?? '');
+      const script = `setInterval(() => fetch('/tick?id=' + encodeURIComponent(${id})), 250);`;
+      return send(page('Ticker', `<p>tickerPageContent</p><script>${script}</script>`));
+    }
+    if (url.pathname === '/tick') {
+      const id = url.searchParams.get('id') ?? '';
+      ticks.set(id, (ticks.get(id) ?? 0) + 1);
+      return res.writeHead(204).end();
+    }
     res.writeHead(404).end();
   });
   server.listen(0, '127.0.0.1');
@@ -63,6 +88,7 @@ for(let i=3;i<d.data.length;i+=4)d.data[i]=255;x.putImageData(d,0,0);`;
   const { port } = server.address() as AddressInfo;
   return {
     origin: `http://127.0.0.1:${port}`,
+    ticks: (id) => ticks.get(id) ?? 0,
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

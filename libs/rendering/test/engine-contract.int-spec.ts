@@ -256,6 +256,22 @@ describe.each(BROWSERS)('browser engine contract: %s', (engine) => {
     expect(millis.markdown).toContain(title('4'));
   });
 
+  it("reads the document as rendered, whatever the page's scripts redefine", async () => {
+    const tampered = await render(engine, `${echo.origin}/tamper`);
+    expect(tampered.error).toBeUndefined();
+    expect(tampered.markdown).toContain('tamperPageContent');
+    expect(tampered.markdown).not.toContain('tamperedMarkup');
+  });
+
+  it("loads a URL that differs from the last page's only in its fragment", async () => {
+    // One account: a kept tab still showing /count would only scroll to the fragment.
+    const first = await render(engine, `${echo.origin}/count`, {}, 'account-fragment');
+    const again = await render(engine, `${echo.origin}/count#again`, {}, 'account-fragment');
+    const loadOf = (page: PageResult) => Number(/countPageLoad (\d+)/.exec(page.markdown ?? '')?.[1]);
+    expect(again.error).toBeUndefined();
+    expect(loadOf(again)).toBe(loadOf(first) + 1);
+  });
+
   it('stops an endless script and keeps the page', async () => {
     const looping = await render(engine, '/infinite-loop', { timeout: 5000 });
     expect(looping.error).toBeUndefined();

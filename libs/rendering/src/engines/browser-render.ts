@@ -27,8 +27,6 @@ export interface BrowserTab {
   /** Navigates and resolves at DOMContentLoaded. */
   goto(url: string, timeoutMs: number): Promise<MainResponse | null>;
   waitForSelector(selector: string, timeoutMs: number): Promise<void>;
-  evaluate(expression: string): Promise<unknown>;
-  content(): Promise<string>;
   /** A PNG of the whole page, at most `maxHeight` CSS pixels tall. */
   screenshot(maxHeight: number): Promise<Buffer>;
   url(): string;
@@ -95,8 +93,8 @@ const tooLarge = (): PageError => ({
 });
 
 /** Whether the page's main thread runs a trivial script within PROBE_MS. */
-const answers = (tab: BrowserTab) =>
-  withDeadline(tab.evaluate('1'), PROBE_MS, 'probe').then(
+const answers = (monitor: PageMonitor) =>
+  withDeadline(monitor.probe(), PROBE_MS, 'probe').then(
     () => true,
     (err) => !(err instanceof DeadlineError),
   );
@@ -106,22 +104,17 @@ const answers = (tab: BrowserTab) =>
  * terminated first; if it still does not answer (the script starts again), it is given up as
  * TIMEOUT, and its context is retired.
  */
-async function snapshot(
-  tab: BrowserTab,
-  monitor: PageMonitor,
-  settings: TabSettings,
-  ms: number,
-): Promise<string> {
+async function snapshot(monitor: PageMonitor, settings: TabSettings, ms: number): Promise<string> {
   const hung = () => {
     settings.onHung();
     return new PageFailure('TIMEOUT', "the page's scripts never gave the page back");
   };
-  if (!(await answers(tab))) {
+  if (!(await answers(monitor))) {
     await monitor.terminateScripts();
-    if (!(await answers(tab))) throw hung();
+    if (!(await answers(monitor))) throw hung();
   }
   try {
-    return await withDeadline(tab.content(), ms, 'reading the page');
+    return await withDeadline(monitor.html(), ms, 'reading the page');
   } catch (err) {
     if (err instanceof DeadlineError) throw hung();
     throw err;
@@ -159,7 +152,7 @@ async function navigationFailure(
   }
   if (tab.isTimeout(err)) {
     // What did arrive is still worth returning (a page that never finishes loading).
-    const body = await snapshot(tab, monitor, settings, PROBE_MS).catch(() => undefined);
+    const body = await snapshot(monitor, settings, PROBE_MS).catch(() => undefined);
     return {
       ...failed,
       status: doc?.status ?? null,
@@ -256,7 +249,7 @@ export async function renderInTab(
 
   let body: string;
   try {
-    body = await snapshot(tab, monitor, settings, SNAPSHOT_MS);
+    body = await snapshot(monitor, settings, SNAPSHOT_MS);
   } catch (err) {
     if (tab.gone()) throw new BrowserGoneError(err);
     if (err instanceof PageFailure) return fail(err.toError(), monitor.document?.status ?? null);

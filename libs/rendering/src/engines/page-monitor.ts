@@ -19,6 +19,33 @@ const BLOCKED_EXTENSIONS = [
 ].flatMap((group) => group.split(' '));
 export const BLOCKED_URL_PATTERNS = BLOCKED_EXTENSIONS.flatMap((ext) => [`*.${ext}`, `*.${ext}?*`]);
 
+const SNAPSHOT_WORLD = '__scraper_snapshot__';
+/** The doctype and the markup, as page.content() of either engine reads them. */
+const SERIALIZE_DOCUMENT = `(document.doctype ? new XMLSerializer().serializeToString(document.doctype) : '') +
+  (document.documentElement ? document.documentElement.outerHTML : '')`;
+
+/**
+ * The HTML of the frame's document, serialized in a world of our own, so that the page's scripts
+ * cannot change what is read. Not the engines' page.content(): both inject their helper scripts
+ * into every new document for it, which cost about 100 ms of renderer CPU a page here
+ * (docs/decisions.md, "Rendering").
+ */
+export async function readDocumentHtml(cdp: CdpClient, frameId: string): Promise<string> {
+  const { executionContextId } = (await cdp.send('Page.createIsolatedWorld', {
+    frameId,
+    worldName: SNAPSHOT_WORLD,
+  })) as { executionContextId: number };
+  const { result, exceptionDetails } = (await cdp.send('Runtime.evaluate', {
+    expression: SERIALIZE_DOCUMENT,
+    contextId: executionContextId,
+    returnByValue: true,
+  })) as { result: { value?: unknown }; exceptionDetails?: { text: string } };
+  if (exceptionDetails || typeof result.value !== 'string') {
+    throw new Error(`the document could not be read: ${exceptionDetails?.text ?? 'no markup'}`);
+  }
+  return result.value;
+}
+
 /** Requests that stay open by design and would keep a page from ever looking quiet. */
 const LONG_LIVED = new Set(['EventSource', 'WebSocket']);
 
@@ -150,6 +177,16 @@ export class PageMonitor {
     this.tooLarge = true;
     this.onTooLarge?.();
     this.cdp.send('Page.stopLoading').catch(() => undefined);
+  }
+
+  /** The document's HTML (readDocumentHtml). */
+  html(): Promise<string> {
+    return readDocumentHtml(this.cdp, this.mainFrameId!);
+  }
+
+  /** Resolves once the page's main thread has run a trivial script. */
+  async probe(): Promise<void> {
+    await this.cdp.send('Runtime.evaluate', { expression: '0' });
   }
 
   /** Stops the script running in the page's main thread, e.g. an endless loop. */

@@ -17,6 +17,12 @@ import { chromiumArgs } from './chromium';
 import type { Capture, EngineRequest, RenderEngine } from './engine';
 import { PageMonitor, type CdpClient } from './page-monitor';
 
+/** Whether navigating from `current` to `target` would only move to `target`'s fragment. */
+function sameDocument(current: string, target: string): boolean {
+  const withoutHash = (url: string) => url.replace(/#.*$/s, '');
+  return target.includes('#') && withoutHash(current) === withoutHash(target);
+}
+
 /** The page as the render flow sees it; `dispose` removes the listener it added (the tab may be reused). */
 function tabOf(page: Page, browser: Browser): BrowserTab & { dispose(): void } {
   let crashed = false;
@@ -25,14 +31,15 @@ function tabOf(page: Page, browser: Browser): BrowserTab & { dispose(): void } {
   return {
     dispose: () => page.off('crash', onCrash),
     goto: async (url, timeout) => {
+      // A kept tab still shows its last page (BrowserPool): from there, a URL that differs only in
+      // its fragment would be a same-document navigation, not a load.
+      if (sameDocument(page.url(), url)) await page.goto('about:blank', { timeout });
       const response = await page.goto(url, { waitUntil: 'domcontentloaded', timeout });
       return response && { status: response.status(), url: response.url(), text: () => response.text() };
     },
     waitForSelector: async (selector, timeout) => {
       await page.waitForSelector(selector, { state: 'attached', timeout });
     },
-    evaluate: (expression) => page.evaluate(expression),
-    content: () => page.content(),
     screenshot: async (maxHeight) => {
       const height = await page.evaluate<number>('document.documentElement.scrollHeight');
       const width = page.viewportSize()?.width ?? 1280;

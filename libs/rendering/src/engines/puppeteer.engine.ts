@@ -30,8 +30,6 @@ function tabOf(page: Page): BrowserTab {
     waitForSelector: async (selector, timeout) => {
       await page.waitForSelector(selector, { timeout });
     },
-    evaluate: (expression) => page.evaluate(expression),
-    content: () => page.content(),
     screenshot: async (maxHeight) => {
       const height = Number(await page.evaluate('document.documentElement.scrollHeight'));
       const width = page.viewport()?.width ?? 1280;
@@ -181,6 +179,7 @@ export class PuppeteerEngine implements RenderEngine {
   private async render(page: Page, request: EngineRequest): Promise<Capture> {
     const browser = page.browser();
     this.counters.contextsCreated++;
+    this.counters.tabsOpened++;
     this.browsers.set(browser, (this.browsers.get(browser) ?? 0) + 1);
     try {
       return await this.renderPage(page, request);
