@@ -188,10 +188,14 @@ export class WorkerEnv extends SharedEnv {
   @IsInt()
   CONTEXTS_PER_BROWSER = 4;
 
+  /**
+   * Each of a context's tabs keeps its renderer process; a new one costs about 300 ms of latency
+   * and CPU, which 50 pages (12 a tab at concurrency 4) paid for on 8% of pages (docs/decisions.md).
+   */
   @Transform(toInt)
   @Min(1)
   @IsInt()
-  CONTEXT_MAX_PAGES = 50;
+  CONTEXT_MAX_PAGES = 200;
 
   @Transform(toInt)
   @Min(1)

@@ -77,9 +77,10 @@ export interface DocumentResponse {
 }
 
 /**
- * Watches one page over its own CDP session: blocks resource types, counts requests in flight (for
- * "network quiet"), counts the main document's bytes (stopping it past the HTML cap), and stops
- * runaway scripts. Shared by the Playwright and Puppeteer engines.
+ * Watches one tab over its own CDP session, page after page: blocks resource types, counts requests
+ * in flight (for "network quiet"), counts the main document's bytes (stopping it past the HTML
+ * cap), reads the document and stops runaway scripts. Shared by the Playwright and Puppeteer
+ * engines. start() once per tab, then beginPage() before each page.
  */
 export class PageMonitor {
   private readonly inflight = new Set<string>();
@@ -87,6 +88,8 @@ export class PageMonitor {
   private mainFrameId: string | undefined;
   private readonly documentRequests = new Set<string>();
   private documentBytes = 0;
+  /** Whether block_resources' patterns are set on the tab. */
+  private blocking = false;
   private onTooLarge: (() => void) | undefined;
   /** The main document went past the cap; loading was stopped. */
   tooLarge = false;
@@ -98,14 +101,14 @@ export class PageMonitor {
   /** Chromium's net error when the last main-frame document request failed. */
   documentError: string | undefined;
   /** Settles when the document goes past the cap; race navigation against it. */
-  readonly tooLargeSignal = new Promise<void>((resolve) => (this.onTooLarge = resolve));
+  tooLargeSignal = this.nextTooLargeSignal();
 
   constructor(
     private readonly cdp: CdpClient,
     private readonly maxDocumentBytes: number,
   ) {}
 
-  async start(blockResources: boolean): Promise<void> {
+  async start(): Promise<void> {
     this.cdp.on('Network.requestWillBeSent', (e: RequestWillBeSent) => {
       this.lastActivity = Date.now();
       if (e.request.url.startsWith('data:') || LONG_LIVED.has(e.type ?? '')) return;
@@ -147,7 +150,30 @@ export class PageMonitor {
     await this.cdp.send('Page.enable');
     // The engine's own session keeps response bodies; this one needs none.
     await this.cdp.send('Network.enable', { maxTotalBufferSize: 1, maxResourceBufferSize: 1 });
-    if (blockResources) await this.cdp.send('Network.setBlockedURLs', { urls: BLOCKED_URL_PATTERNS });
+  }
+
+  /**
+   * Forgets the last page (a reused tab's), and blocks images, media and fonts or lets them load
+   * as this page asks. Requests the last page left in flight end with the navigation.
+   */
+  async beginPage(blockResources: boolean): Promise<void> {
+    this.inflight.clear();
+    this.documentRequests.clear();
+    this.lastActivity = Date.now();
+    this.documentBytes = 0;
+    this.tooLarge = false;
+    this.loaded = false;
+    this.documentUrl = undefined;
+    this.document = undefined;
+    this.documentError = undefined;
+    this.tooLargeSignal = this.nextTooLargeSignal();
+    if (blockResources === this.blocking) return;
+    await this.cdp.send('Network.setBlockedURLs', { urls: blockResources ? BLOCKED_URL_PATTERNS : [] });
+    this.blocking = blockResources;
+  }
+
+  private nextTooLargeSignal(): Promise<void> {
+    return new Promise<void>((resolve) => (this.onTooLarge = resolve));
   }
 
   /**

@@ -1,4 +1,4 @@
-import { chromium, errors, type Browser, type CDPSession, type Dialog, type Page } from 'playwright-core';
+import { chromium, errors, type Browser, type Dialog, type Page } from 'playwright-core';
 import { MAX_HTML_BYTES } from '@app/queue-contracts';
 import { BrowserPool, type ContextProfile, type PageLease } from '../browser-pool';
 import { withDeadline } from '../deadline';
@@ -59,6 +59,8 @@ function tabOf(page: Page, browser: Browser): BrowserTab & { dispose(): void } {
 export class PlaywrightEngine implements RenderEngine {
   readonly name = 'playwright' as const;
   private readonly pool: BrowserPool;
+  /** Our CDP session on each open tab (a tab the pool reuses keeps it). */
+  private readonly monitors = new WeakMap<Page, PageMonitor>();
 
   constructor(private readonly settings: BrowserEngineSettings) {
     this.pool = new BrowserPool(settings.limits, {
@@ -118,15 +120,9 @@ export class PlaywrightEngine implements RenderEngine {
     page.on('dialog', onDialog);
     page.on('popup', onPopup);
     try {
-      let cdp: CDPSession;
       let monitor: PageMonitor;
       try {
-        cdp = await withDeadline(page.context().newCDPSession(page), SETUP_MS, 'opening a CDP session');
-        monitor = await withDeadline(
-          this.prepare(page, cdp, browser, request),
-          SETUP_MS,
-          'preparing the page',
-        );
+        monitor = await withDeadline(this.prepare(page, browser, request), SETUP_MS, 'preparing the page');
       } catch (err) {
         if (tab.gone()) throw new BrowserGoneError(err);
         throw err;
@@ -136,16 +132,9 @@ export class PlaywrightEngine implements RenderEngine {
         engine: this.name,
         onHung: retireContext,
       });
-      // The caller's headers stay on a page (they are secrets): such a page is not reused. Our
-      // session's blocking ends with it, so a reused tab starts from a fresh one. (Detaching waits
-      // for the page's main thread: a page that failed is closed instead.)
-      if (!capture.error && !tab.crashed && !request.options.headers) {
-        const detached = await withDeadline(cdp.detach(), SETUP_MS, 'detaching').then(
-          () => true,
-          () => false,
-        );
-        if (detached) keepPage();
-      }
+      // The caller's headers stay on a page (they are secrets): such a page is not reused, nor is
+      // one that failed (it may still be busy).
+      if (!capture.error && !tab.crashed && !request.options.headers) keepPage();
       return capture;
     } finally {
       tab.dispose();
@@ -154,19 +143,25 @@ export class PlaywrightEngine implements RenderEngine {
     }
   }
 
-  private async prepare(
-    page: Page,
-    session: CDPSession,
-    browser: Browser,
-    { options }: EngineRequest,
-  ): Promise<PageMonitor> {
-    const cdp = session as unknown as CdpClient;
-    const monitor = new PageMonitor(cdp, MAX_HTML_BYTES);
-    await monitor.start(options.block_resources);
-    await cdp.send(
-      'Emulation.setUserAgentOverride',
-      userAgentOverride(browserProfile(options.mobile, browser.version())),
-    );
+  /**
+   * Our CDP session on the tab, opened for its first page and kept with the tab (the pool reuses
+   * clean tabs: attaching and setting a session up again cost every page about 20 ms), then the
+   * caller's headers.
+   */
+  private async prepare(page: Page, browser: Browser, { options }: EngineRequest): Promise<PageMonitor> {
+    let monitor = this.monitors.get(page);
+    if (!monitor) {
+      const cdp = (await page.context().newCDPSession(page)) as unknown as CdpClient;
+      monitor = new PageMonitor(cdp, MAX_HTML_BYTES);
+      await monitor.start();
+      // A tab stays in its context, whose pages all have its device profile (ContextProfile).
+      await cdp.send(
+        'Emulation.setUserAgentOverride',
+        userAgentOverride(browserProfile(options.mobile, browser.version())),
+      );
+      this.monitors.set(page, monitor);
+    }
+    await monitor.beginPage(options.block_resources);
     // The caller's headers are secrets: set on the page, never logged.
     if (options.headers) await page.setExtraHTTPHeaders(options.headers);
     return monitor;

@@ -212,7 +212,8 @@ export class PuppeteerEngine implements RenderEngine {
   private async prepare(page: Page, { options }: EngineRequest): Promise<PageMonitor> {
     const cdp = (await page.createCDPSession()) as unknown as CdpClient;
     const monitor = new PageMonitor(cdp, MAX_HTML_BYTES);
-    await monitor.start(options.block_resources);
+    await monitor.start();
+    await monitor.beginPage(options.block_resources);
     const profile = browserProfile(options.mobile, await page.browser().version());
     await page.setViewport({
       ...profile.viewport,
