@@ -47,29 +47,48 @@ export class PageRunner {
       select: { idx: true, url: true },
       order: { idx: 'ASC' },
     });
-    for (const [n, page] of todo.entries()) {
-      // A shutting-down worker keeps only the page it is rendering; another worker takes the rest.
-      if (this.draining.active || (n > 0 && (await this.syncScrapeWaiting())))
-        return this.handBack(jobId, page.idx, toIdx, 0);
-      const lease = await this.limits.acquire(
-        [
-          { key: `account:${job.accountId}`, limit: maxInFlight },
-          { key: `host:${new URL(page.url).host}`, limit: this.env.HOST_CONCURRENCY },
-        ],
-        (job.options as ScrapeOptions).timeout + LEASE_MARGIN_MS,
-      );
-      if (!lease) return this.handBack(jobId, page.idx, toIdx, LIMITED_RETRY_MS);
-      try {
-        // Not marked: the job was cancelled (stop here) or another worker finished the page (skip it).
-        if (!(await this.progress.markPageRunning(jobId, page.idx))) {
-          if (await this.progress.cancelled(jobId)) return;
-          continue;
+    // A page is stored while the next one renders (a commit is 10-25 ms here, a static page's
+    // whole render about as much); at most one store is in flight, and every exit waits for it, so
+    // a failed store still fails the chunk (Bull runs it again) before anything else is queued.
+    let storing: Promise<unknown> = Promise.resolve();
+    const store = (result: PageResult) => {
+      storing = this.progress.finishPage(job, result);
+      // Awaited at the next page or on the way out; marked handled so a failure waits for that.
+      storing.catch(() => undefined);
+    };
+    const handBack = async (idx: number, delay: number) => {
+      await storing;
+      await this.handBack(jobId, idx, toIdx, delay);
+    };
+    try {
+      for (const [n, page] of todo.entries()) {
+        // A shutting-down worker keeps only the page it is rendering; another worker takes the rest.
+        if (this.draining.active || (n > 0 && (await this.syncScrapeWaiting())))
+          return await handBack(page.idx, 0);
+        const lease = await this.limits.acquire(
+          [
+            { key: `account:${job.accountId}`, limit: maxInFlight },
+            { key: `host:${new URL(page.url).host}`, limit: this.env.HOST_CONCURRENCY },
+          ],
+          (job.options as ScrapeOptions).timeout + LEASE_MARGIN_MS,
+        );
+        if (!lease) return await handBack(page.idx, LIMITED_RETRY_MS);
+        let result: PageResult;
+        try {
+          // Not marked: the job was cancelled (stop here) or another worker finished the page (skip it).
+          if (!(await this.progress.markPageRunning(jobId, page.idx))) {
+            if (await this.progress.cancelled(jobId)) return;
+            continue;
+          }
+          result = await this.render(job, page.idx, page.url);
+        } finally {
+          await lease.release();
         }
-        const result = await this.render(job, page.idx, page.url);
-        await this.progress.finishPage(job, result);
-      } finally {
-        await lease.release();
+        await storing;
+        store(result);
       }
+    } finally {
+      await storing;
     }
     await this.progress.completeIfDone(jobId);
     await this.queueNextChunk(jobId, fromIdx, job.total, maxInFlight);
