@@ -5,7 +5,7 @@
 // --render auto|browser|http (auto: the static /big/ pages go over plain HTTP; browser: Chromium).
 import { parseArgs } from 'node:util';
 import { BIG_SITE_PAGES } from '../test/fixtures/site/crawl-site';
-import { Sample, sample } from './process-tree';
+import { Sample, sample, summarize } from './process-tree';
 import { mib, redisUsedMemory, startServiceStack } from './service-stack';
 
 const SAMPLE_MS = 200;
@@ -51,8 +51,7 @@ async function main(): Promise<void> {
     const seconds = (Date.now() - started) / 1000;
     clearInterval(timer);
     const pageHits = site.requests().filter((r) => r.path.startsWith('/big/')).length;
-    const peak = Math.max(...samples.map((s) => s.rssMiB));
-    const cpu = samples[samples.length - 1].cpuSeconds - samples[0].cpuSeconds;
+    const { peakRssMiB: peak, cpuSeconds: cpu } = summarize(samples);
     console.log(
       [
         `crawl of the fixture's /big/ site, one worker process (WORKER_QUEUES=crawl, RENDER_CONCURRENCY=${values.concurrency}, HOST_CONCURRENCY=64), render ${values.render}, limit ${limit}:`,

@@ -4,8 +4,10 @@ import { readFileSync, readdirSync } from 'node:fs';
 export interface Sample {
   rssMiB: number;
   pssMiB: number;
-  /** User + system CPU seconds of the processes alive at the sample. */
+  /** User + system CPU seconds of the processes alive at the sample (their reaped children's included). */
   cpuSeconds: number;
+  /** Each process's own user + system CPU, in ticks (summarize). */
+  ticksByPid: Map<number, number>;
   processes: number;
 }
 
@@ -46,6 +48,7 @@ export function sample(root: number): Sample {
   let pss = 0;
   let ticks = 0;
   let processes = 0;
+  const ticksByPid = new Map<number, number>();
   for (const pid of processTree(root)) {
     try {
       rss += kib(`/proc/${pid}/status`, 'VmRSS');
@@ -53,12 +56,13 @@ export function sample(root: number): Sample {
       // utime, stime, cutime and cstime: fields 14 to 17 of stat(5), in USER_HZ (100) ticks.
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
       ticks += stat.slice(11, 15).reduce((sum, t) => sum + Number(t), 0);
+      ticksByPid.set(pid, Number(stat[11]) + Number(stat[12]));
       processes++;
     } catch {
       // The process ended while we looked.
     }
   }
-  return { rssMiB: rss / 1024, pssMiB: pss / 1024, cpuSeconds: ticks / 100, processes };
+  return { rssMiB: rss / 1024, pssMiB: pss / 1024, cpuSeconds: ticks / 100, ticksByPid, processes };
 }
 
 const SAMPLE_MS = 200;
@@ -68,6 +72,7 @@ function sampleAll(roots: number[]): Sample {
     rssMiB: a.rssMiB + b.rssMiB,
     pssMiB: a.pssMiB + b.pssMiB,
     cpuSeconds: a.cpuSeconds + b.cpuSeconds,
+    ticksByPid: new Map([...a.ticksByPid, ...b.ticksByPid]),
     processes: a.processes + b.processes,
   }));
 }
@@ -101,12 +106,21 @@ export async function sampleWhile<T>(
   }
 }
 
-/** Peak RSS and PSS, CPU seconds between the first and last sample, and the most processes seen. */
+/**
+ * Peak RSS and PSS, CPU seconds between the first and last sample, and the most processes seen.
+ * CPU is summed process by process (each one's last sample less its first, or all of it if it
+ * started later): Chromium's renderers are not reaped into a parent's cutime, so a sum over the
+ * processes alive at each end lost what the ones that ended in between had used.
+ */
 export function summarize(samples: Sample[]) {
+  const last = new Map<number, number>();
+  for (const s of samples) for (const [pid, ticks] of s.ticksByPid) last.set(pid, ticks);
+  let ticks = 0;
+  for (const [pid, t] of last) ticks += t - (samples[0].ticksByPid.get(pid) ?? 0);
   return {
     peakRssMiB: Math.max(...samples.map((s) => s.rssMiB)),
     peakPssMiB: Math.max(...samples.map((s) => s.pssMiB)),
-    cpuSeconds: samples[samples.length - 1].cpuSeconds - samples[0].cpuSeconds,
+    cpuSeconds: ticks / 100,
     processes: Math.max(...samples.map((s) => s.processes)),
   };
 }
