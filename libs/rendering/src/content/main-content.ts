@@ -20,12 +20,14 @@ export function mainContent(document: Document): Element {
   const body = document.body ?? document.documentElement;
   try {
     const copy = document.cloneNode(true) as Document;
-    const article = new Readability(copy, { maxElemsToParse: MAX_ELEMENTS, keepClasses: true }).parse();
-    if (article?.content) {
-      const container = document.createElement('div');
-      container.innerHTML = article.content;
-      if (textLength(container) >= MIN_ARTICLE_CHARS) return container;
-    }
+    // The article's element itself, in the copy: its markup serialized and parsed again cost
+    // about 7% of a static page's worker CPU.
+    const article = new Readability(copy, {
+      maxElemsToParse: MAX_ELEMENTS,
+      keepClasses: true,
+      serializer: (node) => node as Element,
+    }).parse();
+    if (article?.content && textLength(article.content) >= MIN_ARTICLE_CHARS) return article.content;
   } catch {
     // Readability gives up on documents it cannot handle (too many elements); use the fallbacks.
   }
