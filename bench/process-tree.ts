@@ -17,7 +17,7 @@ export function processTree(root: number): number[] {
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
     try {
-      const ppid = Number(readFileSync(`/proc/${name}/stat`, 'utf8').split(') ')[1].split(' ')[1]);
+      const ppid = Number(statFields(name)[1]);
       children.set(ppid, [...(children.get(ppid) ?? []), Number(name)]);
     } catch {
       // The process ended while we looked.
@@ -27,6 +27,16 @@ export function processTree(root: number): number[] {
   for (let i = 0; i < tree.length; i++) tree.push(...(children.get(tree[i]) ?? []));
   return tree;
 }
+
+/** The fields of /proc/<pid>/stat after the command name: field n of stat(5) is at n - 3. */
+function statFields(pid: number | string): string[] {
+  return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+}
+
+/** A process's own user + system CPU (utime and stime), in 10 ms ticks. */
+const ownTicksOf = (stat: string[]) => Number(stat[11]) + Number(stat[12]);
+
+export const ownTicks = (pid: number): number => ownTicksOf(statFields(pid));
 
 function kib(file: string, field: string): number {
   const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(file, 'utf8'));
@@ -54,9 +64,9 @@ export function sample(root: number): Sample {
       rss += kib(`/proc/${pid}/status`, 'VmRSS');
       pss += kib(`/proc/${pid}/smaps_rollup`, 'Pss');
       // utime, stime, cutime and cstime: fields 14 to 17 of stat(5), in USER_HZ (100) ticks.
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      const stat = statFields(pid);
       ticks += stat.slice(11, 15).reduce((sum, t) => sum + Number(t), 0);
-      ticksByPid.set(pid, Number(stat[11]) + Number(stat[12]));
+      ticksByPid.set(pid, ownTicksOf(stat));
       processes++;
     } catch {
       // The process ended while we looked.

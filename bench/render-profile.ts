@@ -1,0 +1,165 @@
+// `npm run bench:render-profile`: where CPU a page goes, by process kind (the API, the worker's
+// Node, Chromium's browser, renderer, GPU and network processes, redis-server, MariaDB), for the
+// service rendering one async batch, or (--bare) for bench:render's bare loop. Figures in
+// docs/benchmarks.md "Render" ("Where the service's time and CPU go").
+// Options: --pages N (300), --k N (4: RENDER_CONCURRENCY, or the bare loop's contexts),
+//          --static (server-rendered articles with render: auto instead of client-rendered ones
+//          through the browser), --bare, --read cdp|content (the bare loop's way of reading the
+//          HTML), --env NAME=VALUE (worker settings, repeatable), --prof DIR (the worker's
+//          --cpu-prof into DIR).
+import { execFileSync, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { startFixtureSite } from '../test/fixtures/site/fixture-site';
+import { ownTicks, processTree } from './process-tree';
+import { renderedArticle, spaUrl, type RenderRun } from './render-contenders';
+import { startServiceStack } from './service-stack';
+
+const SAMPLE_MS = 200;
+
+/** A named root process, or the kind of a Chromium process from its (rewritten) command line. */
+function kindOf(pid: number, roots: Record<string, number>): string {
+  const named = Object.entries(roots).find(([, root]) => root === pid);
+  if (named) return named[0];
+  const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split(/[\0 ]/);
+  if (!args[0].includes('chrom')) return args[0] || 'other';
+  const type = args.find((a) => a.startsWith('--type='))?.slice('--type='.length);
+  const sub = args
+    .find((a) => a.startsWith('--utility-sub-type='))
+    ?.split('.')
+    .pop();
+  // A renderer is forked from the zygote and shows the zygote's command line for a moment.
+  return `chromium ${type === 'zygote' ? 'renderer' : (type ?? 'browser')}${sub ? ` (${sub})` : ''}`;
+}
+
+/** Each process's own CPU from its first sample to its last, grouped by kind. */
+function startProfile(roots: Record<string, number>) {
+  const seen = new Map<number, { kind: string; first: number; last: number }>();
+  const take = (initial: boolean) => {
+    for (const pid of Object.values(roots).flatMap(processTree)) {
+      try {
+        const ticks = ownTicks(pid);
+        const known = seen.get(pid);
+        if (known) known.last = ticks;
+        else seen.set(pid, { kind: kindOf(pid, roots), first: initial ? ticks : 0, last: ticks });
+      } catch {
+        // The process ended while we looked.
+      }
+    }
+  };
+  take(true);
+  const timer = setInterval(() => take(false), SAMPLE_MS);
+  return {
+    stop(pages: number): string {
+      clearInterval(timer);
+      take(false);
+      const byKind = new Map<string, { ms: number; processes: number }>();
+      for (const { kind, first, last } of seen.values()) {
+        const entry = byKind.get(kind) ?? { ms: 0, processes: 0 };
+        entry.ms += (last - first) * 10;
+        entry.processes++;
+        byKind.set(kind, entry);
+      }
+      const rows = [...byKind].sort((a, b) => b[1].ms - a[1].ms);
+      const all = rows.filter(([kind]) => kind !== 'mysqld').reduce((sum, [, e]) => sum + e.ms, 0);
+      return [
+        ...rows.map(
+          ([kind, e]) =>
+            `  ${kind.padEnd(44)} ${(e.ms / pages).toFixed(1).padStart(6)} ms/page (${e.processes} processes)`,
+        ),
+        `  ${'all but mysqld'.padEnd(44)} ${(all / pages).toFixed(1).padStart(6)} ms/page`,
+      ].join('\n');
+    },
+  };
+}
+
+async function profileBare(pages: number, k: string, read: string): Promise<void> {
+  const site = await startFixtureSite({ crawlDelaySeconds: null, trapRefusedAddresses: false });
+  try {
+    const entry = resolve(__dirname, `render-contenders${__filename.endsWith('.ts') ? '.ts' : '.js'}`);
+    const args = ['bare', '--origin', site.origin, '--ids', `1:${pages}`, '--concurrency', k, '--read', read];
+    const child = spawn(process.execPath, [...process.execArgv, entry, ...args], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    // From the start: the bare loop's launch and warm-up are counted too.
+    const profile = startProfile({ 'bare loop (Node)': child.pid! });
+    await new Promise((done) => child.once('exit', done));
+    const run = JSON.parse(out.trim().split('\n').pop()!) as RenderRun;
+    console.log(`bare loop, ${run.pages} pages: ${(run.pages / run.seconds).toFixed(2)} pages/s`);
+    console.log(profile.stop(pages));
+  } finally {
+    await site.close();
+  }
+}
+
+async function profileService(pages: number, k: string, isStatic: boolean, env: string[], prof?: string) {
+  const stack = await startServiceStack({ site: true });
+  try {
+    const settings = Object.fromEntries(env.map((e) => e.split('=', 2) as [string, string]));
+    await stack.startWorker(
+      { WORKER_QUEUES: 'render', RENDER_CONCURRENCY: k, HOST_CONCURRENCY: '64', ...settings },
+      prof ? ['--cpu-prof', `--cpu-prof-dir=${prof}`] : [],
+    );
+    const origin = stack.site!.origin;
+    const url = (i: number) => (isStatic ? `${origin}/static/article/${2_000 + i}` : spaUrl(origin, 1 + i));
+    const runBatch = async (urls: string[]) => {
+      const { job_id: id } = await stack.call('/v1/scrape/batch/async', {
+        method: 'POST',
+        token: stack.key,
+        body: JSON.stringify({ urls, render: isStatic ? 'auto' : 'browser' }),
+      });
+      const job = await stack.waitForJobEnd(stack.key, id as string);
+      return {
+        id: id as string,
+        seconds: (Date.parse(job.finished_at as string) - Date.parse(job.created_at as string)) / 1000,
+      };
+    };
+    // Warm-up on other pages: the browser starts, Node compiles.
+    await runBatch(Array.from({ length: 2 * Number(k) }, (_, i) => url(7_000 + i)));
+    const mysqld = Number(execFileSync('pgrep', ['-o', '-x', 'mariadbd']).toString().trim());
+    const profile = startProfile({
+      api: stack.api.pid!,
+      'worker (Node)': stack.worker!.pid!,
+      'redis-server': stack.redis!.pid,
+      mysqld,
+    });
+    const { id, seconds } = await runBatch(Array.from({ length: pages }, (_, i) => url(i)));
+    const report = profile.stop(pages);
+    const { result } = await stack.call(`/v1/jobs/${id}?page_size=1000`, { token: stack.key });
+    const good = (result as { data: { error?: unknown; markdown?: string; url: string }[] }).data.filter(
+      (p) => !p.error && renderedArticle(p.markdown, Number(p.url.split('/').pop())),
+    );
+    console.log(
+      `service, ${pages} ${isStatic ? 'static pages, render auto' : 'client-rendered pages'}, ` +
+        `RENDER_CONCURRENCY ${k}: ${(pages / seconds).toFixed(2)} pages/s, ${good.length} rendered`,
+    );
+    console.log(report);
+  } finally {
+    await stack.stop();
+  }
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      pages: { type: 'string', default: '300' },
+      k: { type: 'string', default: '4' },
+      static: { type: 'boolean', default: false },
+      bare: { type: 'boolean', default: false },
+      read: { type: 'string', default: 'cdp' },
+      env: { type: 'string', multiple: true, default: [] },
+      prof: { type: 'string' },
+    },
+  });
+  const pages = Number(values.pages);
+  if (values.bare) await profileBare(pages, values.k, values.read);
+  else await profileService(pages, values.k, values.static, values.env, values.prof);
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
