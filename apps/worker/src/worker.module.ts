@@ -17,6 +17,7 @@ import { RenderMetrics } from './metrics/render-metrics';
 import { DeliveryMetrics } from './metrics/delivery-metrics';
 import { QUEUE_PROCESSORS, QueueWorkers } from './processors/queue-workers';
 import { Draining } from './lifecycle/draining';
+import { QueueSlots } from './lifecycle/queue-slots';
 import { RenderProcessor } from './processors/render.processor';
 import { JobProgress } from './render/job-progress.service';
 import { PageRunner } from './render/page-runner.service';
@@ -77,6 +78,7 @@ export class WorkerModule {
       providers: [
         { provide: APP_FILTER, useClass: ErrorFilter },
         Draining,
+        QueueSlots,
         ...pageParts,
         ...renderParts,
         ...crawlParts,

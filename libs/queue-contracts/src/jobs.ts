@@ -14,6 +14,11 @@ export interface PagesData {
   jobId: string;
   fromIdx: number;
   toIdx: number;
+  /**
+   * Split off another chunk to use an idle slot: it renders its pages but does not queue the next
+   * chunk of the job (the chunk it came from does).
+   */
+  piece?: true;
 }
 
 /** Every job on every queue: the one union of names and payloads (ids, never entities). */

@@ -5,6 +5,7 @@ import { settlesWithin } from '@app/common';
 import { JobProducer } from '@app/queues';
 import { JobName, QUEUE_OF, QueueName } from '@app/queue-contracts';
 import { Draining } from '../lifecycle/draining';
+import { QueueSlots } from '../lifecycle/queue-slots';
 import type { QueueProcessor } from './job-handlers';
 
 export const QUEUE_PROCESSORS = Symbol('QUEUE_PROCESSORS');
@@ -21,6 +22,7 @@ export class QueueWorkers implements OnApplicationBootstrap, OnApplicationShutdo
     private readonly env: WorkerEnv,
     private readonly producer: JobProducer,
     private readonly draining: Draining,
+    private readonly slots: QueueSlots,
     @Inject(QUEUE_PROCESSORS) private readonly processors: QueueProcessor<QueueName>[],
   ) {}
 
@@ -37,11 +39,12 @@ export class QueueWorkers implements OnApplicationBootstrap, OnApplicationShutdo
     for (const queue of consumed) {
       const concurrency =
         this.processors.find((p) => p.queue === queue)?.concurrency ?? this.env.RENDER_CONCURRENCY;
+      this.slots.open(queue, concurrency);
       // '*' takes every name of the queue under one concurrency limit.
       void this.producer.queue(queue).process('*', concurrency, (job: Job) => {
         const handler = handled.get(job.name);
         if (!handler) throw new Error(`no processor for job name ${job.name}`);
-        return handler(job.data);
+        return this.slots.occupy(queue, () => handler(job.data));
       });
       this.logger.log(`consuming ${queue} with concurrency ${concurrency}`);
     }

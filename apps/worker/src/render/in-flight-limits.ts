@@ -6,20 +6,26 @@ import { REDIS, RedisKeys } from '@app/persistence';
 // Leases in a sorted set scored by expiry: a crashed worker's slots free themselves when the lease
 // runs out, so a kill -9 can never wedge an account or a host. All the limits in one script: one
 // round trip, and a slot is taken under every limit or under none.
-// ARGV: now, expiry, lease id, key ttl, then one limit per key.
+// ARGV: now, expiry, lease id, key ttl, then one limit per key. Returns 0 (no slot), or 1 + the
+// slots left under the tightest limit once this one is taken.
 const ACQUIRE = `
+local spare = nil
 for i, key in ipairs(KEYS) do
   redis.call('ZREMRANGEBYSCORE', key, '-inf', ARGV[1])
-  if redis.call('ZCARD', key) >= tonumber(ARGV[4 + i]) then return 0 end
+  local left = tonumber(ARGV[4 + i]) - redis.call('ZCARD', key)
+  if left <= 0 then return 0 end
+  if spare == nil or left - 1 < spare then spare = left - 1 end
 end
 for _, key in ipairs(KEYS) do
   redis.call('ZADD', key, ARGV[2], ARGV[3])
   redis.call('PEXPIRE', key, ARGV[4])
 end
-return 1
+return 1 + spare
 `;
 
 export interface Lease {
+  /** Slots left under the tightest of the limits with this one taken (0: it was the last). */
+  readonly spare: number;
   release(): Promise<void>;
 }
 
@@ -51,6 +57,7 @@ export class InFlightLimits {
     )) as number;
     if (!ok) return null;
     return {
+      spare: ok - 1,
       release: async () => void (await keys.reduce((m, key) => m.zrem(key, id), this.redis.multi()).exec()),
     };
   }

@@ -7,6 +7,7 @@ import { JobProducer } from '@app/queues';
 import type { PagesData, PageResult, ScrapeOptions } from '@app/queue-contracts';
 import { RenderService } from '@app/rendering';
 import { Draining } from '../lifecycle/draining';
+import { QueueSlots } from '../lifecycle/queue-slots';
 import { InFlightLimits } from './in-flight-limits';
 import { JobProgress } from './job-progress.service';
 import { PAGES_PER_JOB, chunkStart, windowFor } from './page-window';
@@ -19,8 +20,11 @@ const LEASE_MARGIN_MS = 30_000;
 /**
  * Renders a job's pages [fromIdx, toIdx) one at a time and records each outcome. Between pages it
  * gives way: to a waiting sync scrape and to a shutdown (by handing the rest of the chunk back to
- * the queue), and to the account's and the host's in-flight limits. A finished chunk queues the chunk a window ahead,
- * so a huge batch keeps only a few jobs in Redis and other accounts' work interleaves with it.
+ * the queue), and to the account's and the host's in-flight limits. When the queue is empty and a
+ * slot of this worker idles, it splits off the second half of what it has left as a piece another
+ * slot takes, so a batch's last chunks (or a plan's small window) do not leave slots idle. A
+ * finished chunk queues the chunk a window ahead, so a huge batch keeps only a few jobs in Redis and
+ * other accounts' work interleaves with it.
  */
 @Injectable()
 export class PageRunner {
@@ -35,9 +39,10 @@ export class PageRunner {
     private readonly producer: JobProducer,
     private readonly env: WorkerEnv,
     private readonly draining: Draining,
+    private readonly slots: QueueSlots,
   ) {}
 
-  async run({ jobId, fromIdx, toIdx }: PagesData): Promise<void> {
+  async run({ jobId, fromIdx, toIdx, piece }: PagesData): Promise<void> {
     const job = await this.jobs.findOneBy({ id: jobId });
     if (!job || TERMINAL_JOB_STATUSES.includes(job.status)) return;
     await this.progress.markRunning(jobId);
@@ -56,15 +61,20 @@ export class PageRunner {
       // Awaited at the next page or on the way out; marked handled so a failure waits for that.
       storing.catch(() => undefined);
     };
+    // This run ends before todo[end]; a split moves it down.
+    let end = todo.length;
+    const endIdx = () => todo[end]?.idx ?? toIdx;
     const handBack = async (idx: number, delay: number) => {
       await storing;
-      await this.handBack(jobId, idx, toIdx, delay);
+      await this.requeue({ jobId, fromIdx: idx, toIdx: endIdx(), piece }, delay);
     };
     try {
-      for (const [n, page] of todo.entries()) {
+      for (let n = 0; n < end; n++) {
+        const page = todo[n];
         // A shutting-down worker keeps only the page it is rendering; another worker takes the rest.
-        if (this.draining.active || (n > 0 && (await this.syncScrapeWaiting())))
-          return await handBack(page.idx, 0);
+        if (this.draining.active) return await handBack(page.idx, 0);
+        const head = await this.queueHead();
+        if (n > 0 && head === 'scrape-sync') return await handBack(page.idx, 0);
         const lease = await this.limits.acquire(
           [
             { key: `account:${job.accountId}`, limit: maxInFlight },
@@ -75,6 +85,13 @@ export class PageRunner {
         if (!lease) return await handBack(page.idx, LIMITED_RETRY_MS);
         let result: PageResult;
         try {
+          // Nothing waits, a slot here idles and the limits have room for another page: the second
+          // half of what is left goes to that slot (or any other worker's).
+          if (head === undefined && lease.spare > 0 && end - n >= 2 && this.slots.idle('render') > 0) {
+            const split = n + Math.ceil((end - n) / 2);
+            await this.requeue({ jobId, fromIdx: todo[split].idx, toIdx: endIdx(), piece: true }, 0);
+            end = split;
+          }
           // Not marked: the job was cancelled (stop here) or another worker finished the page (skip it).
           if (!(await this.progress.markPageRunning(jobId, page.idx))) {
             if (await this.progress.cancelled(jobId)) return;
@@ -91,16 +108,15 @@ export class PageRunner {
       await storing;
     }
     await this.progress.completeIfDone(jobId);
-    await this.queueNextChunk(jobId, fromIdx, job.total, maxInFlight);
+    if (!piece) await this.queueNextChunk(jobId, fromIdx, job.total, maxInFlight);
   }
 
-  /** The rest of this chunk goes back to the queue (behind any sync scrape, or after a short wait). */
-  private async handBack(jobId: string, fromIdx: number, toIdx: number, delay: number): Promise<void> {
-    await this.producer.add(
-      'pages',
-      { jobId, fromIdx, toIdx },
-      { delay, jobId: `${jobId}:${fromIdx}:${Date.now()}` },
-    );
+  /** Pages of a chunk back to the queue (behind any sync scrape, or after a short wait). */
+  private async requeue(data: PagesData, delay: number): Promise<void> {
+    await this.producer.add('pages', data, {
+      delay,
+      jobId: `${data.jobId}:${data.fromIdx}:${Date.now()}`,
+    });
   }
 
   private async queueNextChunk(
@@ -115,10 +131,13 @@ export class PageRunner {
     await this.producer.add('pages', data, { jobId: `${jobId}:${next}` });
   }
 
-  /** Bull keeps the wait list in priority order, so a sync scrape waiting is at its head. */
-  private async syncScrapeWaiting(): Promise<boolean> {
+  /**
+   * The name of the job at the head of the render queue's wait list, undefined when it is empty.
+   * Bull keeps that list in priority order, so a sync scrape waiting is at its head.
+   */
+  private async queueHead(): Promise<string | undefined> {
     const [head] = await this.producer.queue('render').getWaiting(0, 0);
-    return head?.name === 'scrape-sync';
+    return head?.name;
   }
 
   private render(job: Job, index: number, url: string): Promise<PageResult> {

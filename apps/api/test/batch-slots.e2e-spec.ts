@@ -1,0 +1,67 @@
+import { randomBytes } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { FixtureSite, startFixtureSite } from '../../../test/fixtures/site/fixture-site';
+import { ApiHarness, createAccount, startApi } from '../../../test/support/api-harness';
+import { WorkerHarness, startWorker } from '../../../test/support/worker-harness';
+import { allResults, waitForJob } from '../../../test/support/jobs';
+
+/** Each slow page answers after this long, so pages rendered at once overlap at the site. */
+const SLOW_MS = 800;
+
+// A batch smaller than one chunk (10 pages) is a single queue job: without splitting it would
+// render one page at a time however many slots the worker has.
+describe('batch pages over idle slots', () => {
+  let site: FixtureSite;
+  let api: ApiHarness;
+  let worker: WorkerHarness;
+
+  beforeAll(async () => {
+    site = await startFixtureSite();
+    api = await startApi();
+    worker = await startWorker({ RENDER_CONCURRENCY: '4' });
+  });
+  afterAll(async () => {
+    await worker?.close();
+    await api?.close();
+    await site?.close();
+  });
+
+  /** Runs 8 slow pages as one batch; the most of them the site was serving at one time. */
+  async function pagesAtOnce(maxConcurrentPages: number): Promise<number> {
+    const db = api.app.get(DataSource);
+    const plan = `slots_${randomBytes(4).toString('hex')}`;
+    await db.query(
+      'INSERT INTO plans (name, rate_per_minute, monthly_quota, max_concurrent_pages) VALUES (?, 6000, 1000, ?)',
+      [plan, maxConcurrentPages],
+    );
+    const account = await createAccount(api, plan);
+    const tag = randomBytes(4).toString('hex');
+    const paths = Array.from({ length: 8 }, (_, i) => `/slow?ms=${SLOW_MS}&tag=${tag}&n=${i}`);
+    const urls = paths.map((p) => `${site.origin}${p}`);
+    const { body } = await api
+      .http()
+      .post('/v1/scrape/batch/async')
+      .set('Authorization', `Bearer ${account.liveKey}`)
+      .send({ urls, render: 'http' })
+      .expect(202);
+    const job = await waitForJob(api, account.liveKey, body.job_id);
+    expect(job).toMatchObject({ status: 'completed', total: 8, completed: 8, failed: 0 });
+    const data = await allResults(api, account.liveKey, body.job_id);
+    expect(data.map((p) => p.url)).toEqual(urls);
+    // Every page exactly once at the site, whichever slot rendered it.
+    for (const p of paths) expect(site.hits(p)).toBe(1);
+    const served = site
+      .requests()
+      .filter((r) => r.path.includes(`tag=${tag}`))
+      .map((r) => [r.at, r.at + SLOW_MS] as const);
+    return Math.max(...served.map(([t]) => served.filter(([from, to]) => from <= t && t < to).length));
+  }
+
+  it('spreads a one-chunk batch over the idle slots', async () => {
+    expect(await pagesAtOnce(128)).toBeGreaterThanOrEqual(3);
+  });
+
+  it("splits no further than the plan's pages in flight", async () => {
+    expect(await pagesAtOnce(2)).toBe(2);
+  });
+});
