@@ -11,7 +11,8 @@
 // redis-server for (c) (MariaDB is shared with others on this machine and left out).
 // Then: sequential sync scrapes of one page vs the bare render of that page, and render auto vs
 // browser on server-rendered pages.
-// Options: --pages N (300), --trial N (30), --k 2,4 (bare candidates), --crawlee 2,4 (Crawlee's),
+// Options: --pages N (300), --trial N (60), --k 4,8,16,24 (bare candidates), --crawlee 4,8,16,24
+//          (Crawlee's),
 //          --flags service|lean (extra Chromium flags of the bare loop; service: none),
 //          --read cdp|content (how the bare loop reads the HTML: as the service does, or with
 //          Playwright's page.content()),
@@ -213,9 +214,9 @@ async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       pages: { type: 'string', default: '300' },
-      trial: { type: 'string', default: '30' },
-      k: { type: 'string', default: '2,4' },
-      crawlee: { type: 'string', default: '2,4' },
+      trial: { type: 'string', default: '60' },
+      k: { type: 'string', default: '4,8,16,24' },
+      crawlee: { type: 'string', default: '4,8,16,24' },
       flags: { type: 'string', default: 'service' },
       read: { type: 'string', default: 'cdp' },
       parts: { type: 'string', default: 'throughput,sync,static' },

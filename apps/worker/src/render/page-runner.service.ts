@@ -45,13 +45,15 @@ export class PageRunner {
   async run({ jobId, fromIdx, toIdx, piece }: PagesData): Promise<void> {
     const job = await this.jobs.findOneBy({ id: jobId });
     if (!job || TERMINAL_JOB_STATUSES.includes(job.status)) return;
-    await this.progress.markRunning(jobId);
-    const maxInFlight = await this.progress.maxConcurrentPages(job.accountId);
-    const todo = await this.pages.find({
-      where: { jobId, idx: Between(fromIdx, toIdx - 1), status: In(['pending', 'running']) },
-      select: { idx: true, url: true },
-      order: { idx: 'ASC' },
-    });
+    const [, maxInFlight, todo] = await Promise.all([
+      this.progress.markRunning(jobId),
+      this.progress.maxConcurrentPages(job.accountId),
+      this.pages.find({
+        where: { jobId, idx: Between(fromIdx, toIdx - 1), status: In(['pending', 'running']) },
+        select: { idx: true, url: true },
+        order: { idx: 'ASC' },
+      }),
+    ]);
     // A page is stored while the next one renders (a commit is 10-25 ms here, a static page's
     // whole render about as much); at most one store is in flight, and every exit waits for it, so
     // a failed store still fails the chunk (Bull runs it again) before anything else is queued.
@@ -73,15 +75,21 @@ export class PageRunner {
         const page = todo[n];
         // A shutting-down worker keeps only the page it is rendering; another worker takes the rest.
         if (this.draining.active) return await handBack(page.idx, 0);
-        const head = await this.queueHead();
-        if (n > 0 && head === 'scrape-sync') return await handBack(page.idx, 0);
-        const lease = await this.limits.acquire(
-          [
-            { key: `account:${job.accountId}`, limit: maxInFlight },
-            { key: `host:${new URL(page.url).host}`, limit: this.env.HOST_CONCURRENCY },
-          ],
-          (job.options as ScrapeOptions).timeout + LEASE_MARGIN_MS,
-        );
+        // Both at once: one round trip less a page.
+        const [head, lease] = await Promise.all([
+          this.queueHead(),
+          this.limits.acquire(
+            [
+              { key: `account:${job.accountId}`, limit: maxInFlight },
+              { key: `host:${new URL(page.url).host}`, limit: this.env.HOST_CONCURRENCY },
+            ],
+            (job.options as ScrapeOptions).timeout + LEASE_MARGIN_MS,
+          ),
+        ]);
+        if (n > 0 && head === 'scrape-sync') {
+          await lease?.release();
+          return await handBack(page.idx, 0);
+        }
         if (!lease) return await handBack(page.idx, LIMITED_RETRY_MS);
         let result: PageResult;
         try {
@@ -99,7 +107,10 @@ export class PageRunner {
           }
           result = await this.render(job, page.idx, page.url);
         } finally {
-          await lease.release();
+          // Awaited with the previous page's store. The next page's lease goes out on the same Redis
+          // connection after this release, so Redis always frees this slot first.
+          storing = Promise.all([storing, lease.release()]);
+          storing.catch(() => undefined);
         }
         await storing;
         store(result);
