@@ -6,7 +6,7 @@
 //          --static (server-rendered articles with render: auto instead of client-rendered ones
 //          through the browser), --bare, --read cdp|content (the bare loop's way of reading the
 //          HTML), --env NAME=VALUE (worker settings, repeatable), --prof DIR (the worker's
-//          --cpu-prof into DIR).
+//          --cpu-prof into DIR), --api-prof DIR (the API's).
 import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -95,13 +95,24 @@ async function profileBare(pages: number, k: string, read: string): Promise<void
   }
 }
 
-async function profileService(pages: number, k: string, isStatic: boolean, env: string[], prof?: string) {
-  const stack = await startServiceStack({ site: true });
+interface ServiceProfile {
+  pages: number;
+  k: string;
+  isStatic: boolean;
+  env: string[];
+  prof?: string;
+  apiProf?: string;
+}
+
+const cpuProf = (dir: string | undefined) => (dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : []);
+
+async function profileService({ pages, k, isStatic, env, prof, apiProf }: ServiceProfile) {
+  const stack = await startServiceStack({ site: true, apiNodeArgs: cpuProf(apiProf) });
   try {
     const settings = Object.fromEntries(env.map((e) => e.split('=', 2) as [string, string]));
     await stack.startWorker(
       { WORKER_QUEUES: 'render', RENDER_CONCURRENCY: k, HOST_CONCURRENCY: '64', ...settings },
-      prof ? ['--cpu-prof', `--cpu-prof-dir=${prof}`] : [],
+      cpuProf(prof),
     );
     const origin = stack.site!.origin;
     const url = (i: number) => (isStatic ? `${origin}/static/article/${2_000 + i}` : spaUrl(origin, 1 + i));
@@ -152,11 +163,15 @@ async function main(): Promise<void> {
       read: { type: 'string', default: 'cdp' },
       env: { type: 'string', multiple: true, default: [] },
       prof: { type: 'string' },
+      'api-prof': { type: 'string' },
     },
   });
   const pages = Number(values.pages);
   if (values.bare) await profileBare(pages, values.k, values.read);
-  else await profileService(pages, values.k, values.static, values.env, values.prof);
+  else {
+    const { k, static: isStatic, env, prof } = values;
+    await profileService({ pages, k, isStatic, env, prof, apiProf: values['api-prof'] });
+  }
 }
 
 main().catch((err: unknown) => {
