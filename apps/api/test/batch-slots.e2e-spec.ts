@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
+import { JobProducer } from '@app/queues';
 import { FixtureSite, startFixtureSite } from '../../../test/fixtures/site/fixture-site';
 import { ApiHarness, createAccount, startApi } from '../../../test/support/api-harness';
 import { WorkerHarness, startWorker } from '../../../test/support/worker-harness';
@@ -19,7 +20,16 @@ describe('batch pages over idle slots', () => {
     site = await startFixtureSite();
     api = await startApi();
     worker = await startWorker({ RENDER_CONCURRENCY: '4' });
-  });
+    // Splitting waits for an empty queue: what earlier suites left behind goes first.
+    const queue = worker.app.get(JobProducer).queue('render');
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const counts = await queue.getJobCounts();
+      if (counts.waiting + counts.active + counts.delayed === 0) break;
+      if (Date.now() > deadline) throw new Error(`render queue never emptied: ${JSON.stringify(counts)}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }, 90_000);
   afterAll(async () => {
     await worker?.close();
     await api?.close();

@@ -232,5 +232,7 @@ describe('batch acceptance', () => {
     const { job_id: id } = (await res.json()) as { job_id: string };
     const job = await api.http().get(`/v1/jobs/${id}`).set('Authorization', `Bearer ${account.liveKey}`);
     expect(job.body).toMatchObject({ status: 'queued', total: 500_000 });
+    // Cancelled, so the workers of later suites (same database and queues) do not expand it.
+    await api.http().delete(`/v1/jobs/${id}`).set('Authorization', `Bearer ${account.liveKey}`).expect(200);
   });
 });

@@ -63,11 +63,20 @@ export class PageRunner {
       // Awaited at the next page or on the way out; marked handled so a failure waits for that.
       storing.catch(() => undefined);
     };
+    // Lease releases and split-off pieces are not waited for page by page (a lease's next page
+    // goes out on the same Redis connection after its release, so Redis frees the slot first);
+    // every exit waits for them all.
+    let background: Promise<unknown> = Promise.resolve();
+    const behind = (work: Promise<unknown>) => {
+      background = Promise.all([background, work]);
+      background.catch(() => undefined);
+    };
+    const settled = () => Promise.all([storing, background]);
     // This run ends before todo[end]; a split moves it down.
     let end = todo.length;
     const endIdx = () => todo[end]?.idx ?? toIdx;
     const handBack = async (idx: number, delay: number) => {
-      await storing;
+      await settled();
       await this.requeue({ jobId, fromIdx: idx, toIdx: endIdx(), piece }, delay);
     };
     try {
@@ -97,26 +106,28 @@ export class PageRunner {
           // half of what is left goes to that slot (or any other worker's).
           if (head === undefined && lease.spare > 0 && end - n >= 2 && this.slots.idle('render') > 0) {
             const split = n + Math.ceil((end - n) / 2);
-            await this.requeue({ jobId, fromIdx: todo[split].idx, toIdx: endIdx(), piece: true }, 0);
+            behind(this.requeue({ jobId, fromIdx: todo[split].idx, toIdx: endIdx(), piece: true }, 0));
             end = split;
           }
-          // Not marked: the job was cancelled (stop here) or another worker finished the page (skip it).
-          if (!(await this.progress.markPageRunning(jobId, page.idx))) {
+          // The running mark is a commit (a disk flush, as long as a static page's whole render), so
+          // the render does not wait for it. A page it refuses is not stored: its job was cancelled
+          // meanwhile (stop here) or another worker finished it (skip it).
+          const rendering = this.render(job, page.idx, page.url);
+          rendering.catch(() => undefined);
+          const marked = await this.progress.markPageRunning(jobId, page.idx);
+          result = await rendering;
+          if (!marked) {
             if (await this.progress.cancelled(jobId)) return;
             continue;
           }
-          result = await this.render(job, page.idx, page.url);
         } finally {
-          // Awaited with the previous page's store. The next page's lease goes out on the same Redis
-          // connection after this release, so Redis always frees this slot first.
-          storing = Promise.all([storing, lease.release()]);
-          storing.catch(() => undefined);
+          behind(lease.release());
         }
         await storing;
         store(result);
       }
     } finally {
-      await storing;
+      await settled();
     }
     await this.progress.completeIfDone(jobId);
     if (!piece) await this.queueNextChunk(jobId, fromIdx, job.total, maxInFlight);
