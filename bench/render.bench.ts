@@ -17,7 +17,8 @@
 //          --read cdp|content (how the bare loop reads the HTML: as the service does, or with
 //          Playwright's page.content()),
 //          --parts throughput,sync,static (all by default; sync and static alone run the service at
-//          the first --k).
+//          the first --k), --rounds N (3: the three contenders take turns N times, each round on
+//          pages of its own; the ratios are the medians of the rounds').
 import { execFile } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
@@ -226,13 +227,14 @@ async function main(): Promise<void> {
       flags: { type: 'string', default: 'service' },
       read: { type: 'string', default: 'cdp' },
       parts: { type: 'string', default: 'throughput,sync,static' },
+      rounds: { type: 'string', default: '3' },
     },
   });
+  const rounds = Number(values.rounds);
   const pages = Number(values.pages);
   const trialPages = Number(values.trial);
   const list = (s: string) => s.split(',').map(Number);
   const parts = new Set(values.parts.split(','));
-  const ids = `${FIRST_ID}:${pages}`;
   const trialIds = `${TRIAL_FIRST_ID}:${trialPages}`;
   const site = await startFixtureSite({ crawlDelaySeconds: null, trapRefusedAddresses: false });
   console.log(`bench:render, parts ${values.parts}, load average at start ${load()}`);
@@ -240,23 +242,14 @@ async function main(): Promise<void> {
     const { flags, read } = values;
     const report: string[] = [''];
     let bareK = list(values.k)[0];
-    let bare: RenderRun | undefined;
-    let crawlee: RenderRun | undefined;
     let crawleeK = 0;
     if (parts.has('throughput')) {
-      // (a) The bare loop.
       bareK = await best('bare K', list(values.k), (k) =>
         contender('bare', site, { ids: trialIds, concurrency: k, flags, read }),
       );
-      bare = await contender('bare', site, { ids, concurrency: bareK, flags, read });
-      console.log(`  (a) done (load ${load()})`);
-
-      // (b) Crawlee.
       crawleeK = await best('crawlee maxConcurrency', list(values.crawlee), (k) =>
         contender('crawlee', site, { ids: trialIds, concurrency: k }),
       );
-      crawlee = await contender('crawlee', site, { ids, concurrency: crawleeK });
-      console.log(`  (b) done (load ${load()})`);
     }
 
     // (c) The service, at the bare loop's K.
@@ -275,22 +268,38 @@ async function main(): Promise<void> {
     let sameService: RenderRun | undefined;
     try {
       await scrapes(stack, spa(9_000, bareK * 2), bareK, isArticle);
-      if (bare && crawlee) {
-        const service = await batch(
-          stack,
-          Array.from({ length: pages }, (_, i) => spaUrl(site.origin, FIRST_ID + i)),
-        );
-        console.log(`  (c) done (load ${load()})`);
-        const rows: Row[] = [
-          { name: `(a) bare playwright-core, ${bareK} contexts, flags ${flags}, read ${read}`, ...bare },
-          { name: `(b) Crawlee PlaywrightCrawler, maxConcurrency ${crawleeK}`, ...crawlee },
-          { name: `(c) service, one async batch, RENDER_CONCURRENCY ${bareK}`, ...service },
-        ];
+      if (parts.has('throughput')) {
+        // The machine's speed drifts by more than the gaps measured here from one minute to the
+        // next, so the contenders take turns, each round on pages of its own.
+        const rows: Row[] = [];
+        const ratios: { ca: number; cb: number }[] = [];
+        for (let round = 1; round <= rounds; round++) {
+          const from = FIRST_ID + (round - 1) * pages;
+          const ids = `${from}:${pages}`;
+          const bare = await contender('bare', site, { ids, concurrency: bareK, flags, read });
+          const crawlee = await contender('crawlee', site, { ids, concurrency: crawleeK });
+          const service = await batch(
+            stack,
+            Array.from({ length: pages }, (_, i) => spaUrl(site.origin, from + i)),
+          );
+          console.log(`  round ${round} done (load ${load()})`);
+          rows.push(
+            {
+              name: `(a) bare playwright-core, ${bareK} contexts, flags ${flags}, read ${read}, round ${round}`,
+              ...bare,
+            },
+            { name: `(b) Crawlee PlaywrightCrawler, maxConcurrency ${crawleeK}, round ${round}`, ...crawlee },
+            { name: `(c) service, one async batch, RENDER_CONCURRENCY ${bareK}, round ${round}`, ...service },
+          );
+          ratios.push({ ca: rate(service) / rate(bare), cb: rate(service) / rate(crawlee) });
+        }
+        const median = (xs: number[]) => quantile(xs, 0.5);
+        const each = (k: 'ca' | 'cb') => ratios.map((r) => r[k].toFixed(2)).join(', ');
         report.push(
           table(rows),
           '',
-          `c/a: ${(rate(service) / rate(bare)).toFixed(2)} pages/s (target >= 0.9), CPU/page ${(cpuMs(service) / cpuMs(bare)).toFixed(2)}`,
-          `c/b: ${(rate(service) / rate(crawlee)).toFixed(2)} pages/s (target >= 1.2), CPU/page ${(cpuMs(service) / cpuMs(crawlee)).toFixed(2)}`,
+          `c/a: median ${median(ratios.map((r) => r.ca)).toFixed(2)} pages/s over ${rounds} rounds (${each('ca')}; target >= 0.9)`,
+          `c/b: median ${median(ratios.map((r) => r.cb)).toFixed(2)} pages/s over ${rounds} rounds (${each('cb')}; target >= 1.2)`,
         );
       }
       if (parts.has('sync'))
