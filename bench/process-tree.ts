@@ -1,5 +1,7 @@
 // Memory and CPU of a process and its descendants from /proc, shared by the benchmarks.
+import { fork } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
+import { resolve } from 'node:path';
 
 export interface Sample {
   rssMiB: number;
@@ -96,6 +98,40 @@ export function startSampling(roots: number[]): { stop(): Sample[] } {
       clearInterval(timer);
       samples.push(sampleAll(roots));
       return samples;
+    },
+  };
+}
+
+export type SampleSummary = ReturnType<typeof summarize>;
+
+/**
+ * As startSampling, from a process of its own (bench/sampler.ts), so the sampling's CPU and pauses
+ * fall on none of the measured processes nor on a fixture site served from the caller's.
+ */
+export async function startSamplingElsewhere(roots: number[]): Promise<{ stop(): Promise<SampleSummary> }> {
+  const entry = resolve(__dirname, `sampler${__filename.endsWith('.ts') ? '.ts' : '.js'}`);
+  const child = fork(entry, roots.map(String), { execArgv: process.execArgv });
+  const messages: unknown[] = [];
+  let wake = () => undefined as void;
+  child.on('message', (m) => {
+    messages.push(m);
+    wake();
+  });
+  const next = async (): Promise<unknown> => {
+    while (!messages.length) {
+      if (child.exitCode !== null) throw new Error(`the sampler exited (${child.exitCode})`);
+      await new Promise<void>((r) => {
+        wake = r;
+        child.once('exit', () => r());
+      });
+    }
+    return messages.shift();
+  };
+  await next(); // 'ready': the first sample is taken
+  return {
+    async stop() {
+      child.send('stop');
+      return (await next()) as SampleSummary;
     },
   };
 }

@@ -5,7 +5,8 @@
 // block images, media and fonts with the service's Network.setBlockedURLs patterns, and convert with
 // the service's own buildContent at the API's defaults. The bare loop reads the HTML as the service
 // does (readDocumentHtml; `--read content`: Playwright's page.content()), Crawlee with page.content()
-// as its users and its own helpers do. Prints one JSON line (RenderRun).
+// as its users and its own helpers do. Prints MEASURING when the measured pages start (the bench
+// samples its process tree from then on), then one JSON line (RenderTiming).
 // Run by render.bench.ts: node dist/bench/render-contenders.js bare|crawlee --origin URL --ids FROM:COUNT ...
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,19 +22,27 @@ import {
   type CdpClient,
 } from '@app/rendering';
 import { CHROMIUM_PATH } from '../test/fixtures/chromium';
-import { startSampling, summarize } from './process-tree';
 
-/** What one contender did over the measured pages (the warm-up left out). */
-export interface RenderRun {
+/** What one contender did over the measured pages (the warm-up left out), as it timed itself. */
+export interface RenderTiming {
   pages: number;
   failed: number;
   seconds: number;
   latenciesMs: number[];
+}
+
+/** With its CPU and memory, sampled from outside its process (bench/sampler.ts). */
+export interface RenderRun extends RenderTiming {
   cpuSeconds: number;
   peakRssMiB: number;
   peakPssMiB: number;
   processes: number;
 }
+
+/** Printed alone on a line when the measured pages start: the bench starts sampling then. */
+export const MEASURING = 'MEASURING';
+
+const measuring = () => process.stdout.write(`${MEASURING}\n`);
 
 /**
  * Anything but 127.0.0.1 goes to a dead proxy on loopback: nothing leaves this machine. A PAC
@@ -83,27 +92,11 @@ interface Plan {
   read: 'cdp' | 'content';
 }
 
-function finish(
-  sampling: ReturnType<typeof startSampling>,
-  started: number,
-  latenciesMs: number[],
-  failed: number,
-): RenderRun {
-  const seconds = (Date.now() - started) / 1000;
-  const { cpuSeconds, peakRssMiB, peakPssMiB, processes } = summarize(sampling.stop());
-  return {
-    pages: latenciesMs.length + failed,
-    failed,
-    seconds,
-    latenciesMs,
-    cpuSeconds,
-    peakRssMiB,
-    peakPssMiB,
-    processes,
-  };
+function finish(started: number, latenciesMs: number[], failed: number): RenderTiming {
+  return { pages: latenciesMs.length + failed, failed, seconds: (Date.now() - started) / 1000, latenciesMs };
 }
 
-async function bare({ origin, warmup, ids, concurrency, flags, read }: Plan): Promise<RenderRun> {
+async function bare({ origin, warmup, ids, concurrency, flags, read }: Plan): Promise<RenderTiming> {
   const browser = await chromium.launch({
     executablePath: CHROMIUM_PATH,
     args: [...CHROMIUM_FLAGS, ...flags, DEAD_PROXY],
@@ -143,16 +136,16 @@ async function bare({ origin, warmup, ids, concurrency, flags, read }: Plan): Pr
     await runAll(warmup, () => undefined);
     const latencies: number[] = [];
     let failed = 0;
-    const sampling = startSampling([process.pid]);
+    measuring();
     const started = Date.now();
     await runAll(ids, (ms, ok) => (ok ? latencies.push(ms) : failed++));
-    return finish(sampling, started, latencies, failed);
+    return finish(started, latencies, failed);
   } finally {
     await browser.close();
   }
 }
 
-async function crawlee({ origin, warmup, ids, concurrency, flags }: Plan): Promise<RenderRun> {
+async function crawlee({ origin, warmup, ids, concurrency, flags }: Plan): Promise<RenderTiming> {
   // Crawlee's storage stays in memory (persistStorage false) under a directory of this run's own.
   const storage = mkdtempSync(join(tmpdir(), 'render-bench-crawlee-'));
   process.env.CRAWLEE_STORAGE_DIR = storage;
@@ -165,7 +158,6 @@ async function crawlee({ origin, warmup, ids, concurrency, flags }: Plan): Promi
   const starts = new Map<string, number>();
   const latencies: number[] = [];
   let failed = 0;
-  let sampling: ReturnType<typeof startSampling> | undefined;
   let started = 0;
   const crawler = new PlaywrightCrawler(
     {
@@ -187,8 +179,8 @@ async function crawlee({ origin, warmup, ids, concurrency, flags }: Plan): Promi
       preNavigationHooks: [
         async ({ page, request }, gotoOptions) => {
           const id = Number(request.userData.id);
-          if (measured.has(id) && !sampling) {
-            sampling = startSampling([process.pid]);
+          if (measured.has(id) && !started) {
+            measuring();
             started = Date.now();
           }
           starts.set(request.uniqueKey, Date.now());
@@ -211,7 +203,7 @@ async function crawlee({ origin, warmup, ids, concurrency, flags }: Plan): Promi
   );
   try {
     await crawler.run([...warmup, ...ids].map((id) => ({ url: spaUrl(origin, id), userData: { id } })));
-    return finish(sampling!, started, latencies, failed);
+    return finish(started, latencies, failed);
   } finally {
     rmSync(storage, { recursive: true, force: true });
   }

@@ -8,7 +8,9 @@
 // Each contender's K is picked by a short trial of each candidate; the service runs at the bare
 // loop's best K (RENDER_CONCURRENCY). CPU and peak RSS are of whole process trees, Chromium
 // included: the contender's process for (a) and (b); the API, the worker and the bench's own
-// redis-server for (c) (MariaDB is shared with others on this machine and left out).
+// redis-server for (c) (MariaDB is shared with others on this machine and left out). They are
+// sampled by a process of their own (bench/sampler.ts), off every contender's event loop and the
+// fixture site's, which this process serves.
 // Then: sequential sync scrapes of one page vs the bare render of that page, and render auto vs
 // browser on server-rendered pages (at RENDER_CONCURRENCY 4, and at the bare loop's K).
 // Options: --pages N (300), --trial N (60), --k 4,8,16,24 (bare candidates), --crawlee 4,8,16,24
@@ -19,16 +21,16 @@
 //          --parts throughput,sync,static (all by default; sync and static alone run the service at
 //          the first --k), --rounds N (3: the three contenders take turns N times, each round on
 //          pages of its own; the ratios are the medians of the rounds').
-import { execFile } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
-import { parseArgs, promisify } from 'node:util';
+import { createInterface } from 'node:readline';
+import { parseArgs } from 'node:util';
 import { startFixtureSite } from '../test/fixtures/site/fixture-site';
-import { quantile, startSampling, summarize } from './process-tree';
-import { renderedArticle, spaUrl, type RenderRun } from './render-contenders';
+import { quantile, startSamplingElsewhere } from './process-tree';
+import { MEASURING, renderedArticle, spaUrl, type RenderRun, type RenderTiming } from './render-contenders';
 import { startServiceStack, stopProcess, type ServiceStack } from './service-stack';
 
-const run = promisify(execFile);
 /** Ids of the measured pages start here; trials use other ids so no cache favours the real run. */
 const FIRST_ID = 1;
 const TRIAL_FIRST_ID = 5_000;
@@ -62,7 +64,7 @@ async function contender(
   args: { ids: string; concurrency: number; flags?: string; read?: string; same?: number },
 ): Promise<RenderRun> {
   const entry = resolve(__dirname, `render-contenders${__filename.endsWith('.ts') ? '.ts' : '.js'}`);
-  const { stdout } = await run(
+  const child = spawn(
     process.execPath,
     [
       ...process.execArgv,
@@ -80,15 +82,20 @@ async function contender(
       args.read ?? 'cdp',
       ...(args.same ? ['--same', String(args.same)] : []),
     ],
-    { maxBuffer: 64 * 1024 * 1024 },
+    { stdio: ['ignore', 'pipe', 'inherit'] },
   );
-  const line = stdout
-    .trim()
-    .split('\n')
-    .reverse()
-    .find((l) => l.startsWith('{'));
-  if (!line) throw new Error(`${kind} printed no result:\n${stdout}`);
-  return JSON.parse(line) as RenderRun;
+  // Its tree is sampled from outside from the moment it says its measured pages start.
+  let sampling: Promise<Awaited<ReturnType<typeof startSamplingElsewhere>>> | undefined;
+  const lines: string[] = [];
+  createInterface({ input: child.stdout }).on('line', (line) => {
+    if (line === MEASURING) sampling ??= startSamplingElsewhere([child.pid!]);
+    else lines.push(line);
+  });
+  const code = await new Promise<number | null>((done) => child.once('close', done));
+  const summary = await (await sampling)?.stop();
+  const line = [...lines].reverse().find((l) => l.startsWith('{'));
+  if (code !== 0 || !line || !summary) throw new Error(`${kind} failed (exit ${code}):\n${lines.join('\n')}`);
+  return { ...(JSON.parse(line) as RenderTiming), ...summary };
 }
 
 const rate = (r: RenderRun) => (r.pages - r.failed) / r.seconds;
@@ -128,7 +135,7 @@ async function scrapes(
   const engines = new Set<string>();
   let failed = 0;
   let next = 0;
-  const sampling = startSampling([stack.api.pid!, stack.worker!.pid!, stack.redis!.pid]);
+  const sampling = await startSamplingElsewhere([stack.api.pid!, stack.worker!.pid!, stack.redis!.pid]);
   const started = Date.now();
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
@@ -145,7 +152,7 @@ async function scrapes(
     }),
   );
   const seconds = (Date.now() - started) / 1000;
-  const { cpuSeconds, peakRssMiB, peakPssMiB, processes } = summarize(sampling.stop());
+  const { cpuSeconds, peakRssMiB, peakPssMiB, processes } = await sampling.stop();
   return {
     pages: bodies.length,
     failed,
@@ -170,7 +177,7 @@ async function batch(
   urls: string[],
   render: ScrapeBody['render'] = 'browser',
 ): Promise<RenderRun & { engines: Set<string> }> {
-  const sampling = startSampling([stack.api.pid!, stack.worker!.pid!, stack.redis!.pid]);
+  const sampling = await startSamplingElsewhere([stack.api.pid!, stack.worker!.pid!, stack.redis!.pid]);
   const { job_id: id } = await stack.call('/v1/scrape/batch/async', {
     method: 'POST',
     token: stack.key,
@@ -183,7 +190,7 @@ async function batch(
   } while (['queued', 'running'].includes(job.status as string));
   // The job's own times (ms precision), so the poll interval does not add to the figure.
   const seconds = (Date.parse(job.finished_at as string) - Date.parse(job.created_at as string)) / 1000;
-  const { cpuSeconds, peakRssMiB, peakPssMiB, processes } = summarize(sampling.stop());
+  const { cpuSeconds, peakRssMiB, peakPssMiB, processes } = await sampling.stop();
   const all = await stack.call(`/v1/jobs/${id as string}?page_size=1000`, { token: stack.key });
   const pages = (all.result as { data: Record<string, unknown>[] }).data;
   const good = pages.filter(
