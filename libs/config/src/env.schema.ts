@@ -189,14 +189,14 @@ export class WorkerEnv extends SharedEnv {
   CONTEXTS_PER_BROWSER = 4;
 
   /**
-   * Each of a context's tabs keeps its renderer process, and a replacement context opens a new one
-   * for every tab (about 90 ms of CPU each): by default a context lives as long as its browser
-   * (BROWSER_MAX_PAGES; docs/decisions.md, "Rendering").
+   * Each of a context's tabs keeps its renderer process; a new one costs about 300 ms of latency
+   * and CPU, which 50 pages (12 a tab at concurrency 4) paid for on 8% of pages. 500 saved CPU but
+   * let the worker's own memory grow by half over 10,000 pages (docs/decisions.md).
    */
   @Transform(toInt)
   @Min(1)
   @IsInt()
-  CONTEXT_MAX_PAGES = 500;
+  CONTEXT_MAX_PAGES = 200;
 
   @Transform(toInt)
   @Min(1)
