@@ -111,27 +111,18 @@ export type SampleSummary = ReturnType<typeof summarize>;
 export async function startSamplingElsewhere(roots: number[]): Promise<{ stop(): Promise<SampleSummary> }> {
   const entry = resolve(__dirname, `sampler${__filename.endsWith('.ts') ? '.ts' : '.js'}`);
   const child = fork(entry, roots.map(String), { execArgv: process.execArgv });
-  const messages: unknown[] = [];
-  let wake = () => undefined as void;
-  child.on('message', (m) => {
-    messages.push(m);
-    wake();
-  });
-  const next = async (): Promise<unknown> => {
-    while (!messages.length) {
-      if (child.exitCode !== null) throw new Error(`the sampler exited (${child.exitCode})`);
-      await new Promise<void>((r) => {
-        wake = r;
-        child.once('exit', () => r());
-      });
-    }
-    return messages.shift();
-  };
-  await next(); // 'ready': the first sample is taken
+  // Its next message; listened for before whatever makes it answer.
+  const reply = () =>
+    new Promise<unknown>((done, fail) => {
+      child.once('message', done);
+      child.once('exit', (code) => fail(new Error(`the sampler exited (${code})`)));
+    });
+  await reply(); // 'ready': the first sample is taken
   return {
     async stop() {
+      const summary = reply();
       child.send('stop');
-      return (await next()) as SampleSummary;
+      return (await summary) as SampleSummary;
     },
   };
 }
