@@ -59,7 +59,7 @@ export async function waitForHttp(url: string, timeoutMs = 20000): Promise<void>
  * A worker as a real child process (from dist) on the run's environment plus `overrides`, ready
  * once its /readyz answers.
  */
-export function startWorkerProcess(overrides: NodeJS.ProcessEnv): Promise<RunningProcess> {
+export function startWorkerProcess(overrides: NodeJS.ProcessEnv): Promise<RunningProcess & { port: number }> {
   return startApp('worker', 'WORKER_PORT', overrides);
 }
 
