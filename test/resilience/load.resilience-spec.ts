@@ -165,7 +165,8 @@ describe('load', () => {
     // The worker's own heap and the browsers it drives are measured apart: Chromium's renderers come
     // and go with the pages in flight (one in twenty here), so a sum of their RSS at one instant
     // swings by a renderer or two, while a leak of ours shows in the node process alone.
-    const points: { done: number; nodeRss: number; treePss: number; jsMemory: number; heapTotal: number }[] = [];
+    const points: { done: number; nodeRss: number; treePss: number; jsMemory: number; heapTotal: number }[] =
+      [];
     for (;;) {
       const res = await admin
         .http()
