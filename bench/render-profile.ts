@@ -13,7 +13,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startFixtureSite } from '../test/fixtures/site/fixture-site';
 import { ownTicks, processTree } from './process-tree';
-import { renderedArticle, spaUrl, type RenderTiming } from './render-contenders';
+import { MEASURING, renderedArticle, spaUrl, type RenderTiming } from './render-contenders';
 import { startServiceStack } from './service-stack';
 
 const SAMPLE_MS = 200;
@@ -83,13 +83,16 @@ async function profileBare(pages: number, k: string, read: string): Promise<void
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     let out = '';
-    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    // From the start: the bare loop's launch and warm-up are counted too.
-    const profile = startProfile({ 'bare loop (Node)': child.pid! });
+    let profile: ReturnType<typeof startProfile> | undefined;
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      // From its measured pages on, as bench:render and the service's profile: launch and warm-up left out.
+      if (out.split('\n').includes(MEASURING)) profile ??= startProfile({ 'bare loop (Node)': child.pid! });
+    });
     await new Promise((done) => child.once('exit', done));
     const run = JSON.parse(out.trim().split('\n').pop()!) as RenderTiming;
     console.log(`bare loop, ${run.pages} pages: ${(run.pages / run.seconds).toFixed(2)} pages/s`);
-    console.log(profile.stop(pages));
+    console.log(profile!.stop(pages));
   } finally {
     await site.close();
   }

@@ -38,7 +38,8 @@ function tabOf(page: Page, browser: Browser): BrowserTab & { dispose(): void } {
       return response && { status: response.status(), url: response.url(), text: () => response.text() };
     },
     waitForSelector: async (selector, timeout) => {
-      await page.waitForSelector(selector, { state: 'attached', timeout });
+      // Not page.waitForSelector: the ElementHandle it returns stays in the worker until the tab closes.
+      await page.locator(selector).first().waitFor({ state: 'attached', timeout });
     },
     screenshot: async (maxHeight) => {
       const height = await page.evaluate<number>('document.documentElement.scrollHeight');
