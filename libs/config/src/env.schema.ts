@@ -189,14 +189,16 @@ export class WorkerEnv extends SharedEnv {
   CONTEXTS_PER_BROWSER = 4;
 
   /**
-   * Each of a context's tabs keeps its renderer process; a new one costs about 300 ms of latency
-   * and CPU, which 50 pages (12 a tab at concurrency 4) paid for on 8% of pages. 500 saved CPU but
-   * let the worker's own memory grow by half over 10,000 pages (docs/decisions.md).
+   * Each of a context's tabs keeps its renderer process, and a replacement context starts a new
+   * one for every page in flight (about 300 ms of latency and CPU each). What a context holds in
+   * the worker is about 20 KB a navigation (Playwright keeps each navigation's Request and Response
+   * until the context closes), so by default a context lasts as long as its browser
+   * (docs/decisions.md, "Rendering").
    */
   @Transform(toInt)
   @Min(1)
   @IsInt()
-  CONTEXT_MAX_PAGES = 200;
+  CONTEXT_MAX_PAGES = 500;
 
   @Transform(toInt)
   @Min(1)
