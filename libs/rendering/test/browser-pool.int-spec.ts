@@ -1,7 +1,7 @@
 import { SCRAPE_DEFAULTS } from '@app/queue-contracts';
 import type { Rendering } from '@app/rendering';
 import { startFixtureSite, type FixtureSite } from '../../../test/fixtures/site/fixture-site';
-import { killBrowsers } from './browser-processes';
+import { browserProcesses, killBrowsers } from './browser-processes';
 import { startEchoSite, type EchoSite } from './echo-site';
 import { startTestRendering } from './test-rendering';
 
@@ -67,6 +67,10 @@ describe('Playwright browser pool', () => {
 
   it('counts a browser that went away by itself as lost, and its page as retried', async () => {
     await render('/static/article/22', 'pool-e');
+    // The browser the last test recycled may not have exited yet: kill only the live one.
+    while (browserProcesses('playwright').length > stats().browsers) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
     const before = stats();
     const pending = render('/slow?ms=2000', 'pool-e', 20_000);
     // Kill once the page is open (the /slow answer takes 2 s), so it is the one retried.
