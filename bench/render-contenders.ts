@@ -10,7 +10,9 @@
 // Run by render.bench.ts: node dist/bench/render-contenders.js bare|crawlee --origin URL --ids FROM:COUNT ...
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { spawn } from 'node:child_process';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { chromium, type Page } from 'playwright-core';
 import { SCRAPE_DEFAULTS } from '@app/queue-contracts';
@@ -43,6 +45,30 @@ export interface RenderRun extends RenderTiming {
 export const MEASURING = 'MEASURING';
 
 const measuring = () => process.stdout.write(`${MEASURING}\n`);
+
+/**
+ * Runs this script in a child process (`args`: the contender's kind, then its options), calling
+ * `onMeasuring` with the child's pid when its measured pages start. Throws unless it exits 0 with
+ * its timing as the last JSON line.
+ */
+export async function runContender(
+  args: string[],
+  onMeasuring: (pid: number) => void,
+): Promise<RenderTiming> {
+  const entry = resolve(__dirname, `render-contenders${__filename.endsWith('.ts') ? '.ts' : '.js'}`);
+  const child = spawn(process.execPath, [...process.execArgv, entry, ...args], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const lines: string[] = [];
+  createInterface({ input: child.stdout }).on('line', (line) => {
+    if (line === MEASURING) onMeasuring(child.pid!);
+    else lines.push(line);
+  });
+  const code = await new Promise<number | null>((done) => child.once('close', done));
+  const line = [...lines].reverse().find((l) => l.startsWith('{'));
+  if (code !== 0 || !line) throw new Error(`${args[0]} failed (exit ${code}):\n${lines.join('\n')}`);
+  return JSON.parse(line) as RenderTiming;
+}
 
 /**
  * Anything but 127.0.0.1 goes to a dead proxy on loopback: nothing leaves this machine. A PAC

@@ -7,13 +7,12 @@
 //          through the browser), --bare, --read cdp|content (the bare loop's way of reading the
 //          HTML), --env NAME=VALUE (worker settings, repeatable), --prof DIR (the worker's
 //          --cpu-prof into DIR), --api-prof DIR (the API's).
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startFixtureSite } from '../test/fixtures/site/fixture-site';
 import { ownTicks, processTree } from './process-tree';
-import { MEASURING, renderedArticle, spaUrl, type RenderTiming } from './render-contenders';
+import { renderedArticle, runContender, spaUrl } from './render-contenders';
 import { startServiceStack } from './service-stack';
 
 const SAMPLE_MS = 200;
@@ -77,22 +76,13 @@ function startProfile(roots: Record<string, number>) {
 async function profileBare(pages: number, k: string, read: string): Promise<void> {
   const site = await startFixtureSite({ crawlDelaySeconds: null, trapRefusedAddresses: false });
   try {
-    const entry = resolve(__dirname, `render-contenders${__filename.endsWith('.ts') ? '.ts' : '.js'}`);
     const args = ['bare', '--origin', site.origin, '--ids', `1:${pages}`, '--concurrency', k, '--read', read];
-    const child = spawn(process.execPath, [...process.execArgv, entry, ...args], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let out = '';
+    // From its measured pages on, as bench:render and the service's profile: launch and warm-up left out.
     let profile: ReturnType<typeof startProfile> | undefined;
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      // From its measured pages on, as bench:render and the service's profile: launch and warm-up left out.
-      if (out.split('\n').includes(MEASURING)) profile ??= startProfile({ 'bare loop (Node)': child.pid! });
-    });
-    await new Promise((done) => child.once('exit', done));
-    const run = JSON.parse(out.trim().split('\n').pop()!) as RenderTiming;
+    const run = await runContender(args, (pid) => (profile ??= startProfile({ 'bare loop (Node)': pid })));
+    if (!profile) throw new Error('the bare loop never said its measured pages started');
     console.log(`bare loop, ${run.pages} pages: ${(run.pages / run.seconds).toFixed(2)} pages/s`);
-    console.log(profile!.stop(pages));
+    console.log(profile.stop(pages));
   } finally {
     await site.close();
   }

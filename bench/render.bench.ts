@@ -21,14 +21,17 @@
 //          --parts throughput,sync,static (all by default; sync and static alone run the service at
 //          the first --k), --rounds N (3: the three contenders take turns N times, each round on
 //          pages of its own; the ratios are the medians of the rounds').
-import { spawn } from 'node:child_process';
 import { loadavg } from 'node:os';
-import { resolve } from 'node:path';
-import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { startFixtureSite } from '../test/fixtures/site/fixture-site';
-import { quantile, startSamplingElsewhere } from './process-tree';
-import { MEASURING, renderedArticle, spaUrl, type RenderRun, type RenderTiming } from './render-contenders';
+import { quantile, startSamplingElsewhere, type SampleSummary } from './process-tree';
+import {
+  renderedArticle,
+  runContender,
+  spaUrl,
+  type RenderRun,
+  type RenderTiming,
+} from './render-contenders';
 import { startServiceStack, stopProcess, type ServiceStack } from './service-stack';
 
 /** Ids of the measured pages start here; trials use other ids so no cache favours the real run. */
@@ -63,39 +66,36 @@ async function contender(
   site: { origin: string },
   args: { ids: string; concurrency: number; flags?: string; read?: string; same?: number },
 ): Promise<RenderRun> {
-  const entry = resolve(__dirname, `render-contenders${__filename.endsWith('.ts') ? '.ts' : '.js'}`);
-  const child = spawn(
-    process.execPath,
-    [
-      ...process.execArgv,
-      entry,
-      kind,
-      '--origin',
-      site.origin,
-      '--ids',
-      args.ids,
-      '--concurrency',
-      String(args.concurrency),
-      '--flags',
-      args.flags ?? 'service',
-      '--read',
-      args.read ?? 'cdp',
-      ...(args.same ? ['--same', String(args.same)] : []),
-    ],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
   // Its tree is sampled from outside from the moment it says its measured pages start.
   let sampling: Promise<Awaited<ReturnType<typeof startSamplingElsewhere>>> | undefined;
-  const lines: string[] = [];
-  createInterface({ input: child.stdout }).on('line', (line) => {
-    if (line === MEASURING) sampling ??= startSamplingElsewhere([child.pid!]);
-    else lines.push(line);
-  });
-  const code = await new Promise<number | null>((done) => child.once('close', done));
-  const summary = await (await sampling)?.stop();
-  const line = [...lines].reverse().find((l) => l.startsWith('{'));
-  if (code !== 0 || !line || !summary) throw new Error(`${kind} failed (exit ${code}):\n${lines.join('\n')}`);
-  return { ...(JSON.parse(line) as RenderTiming), ...summary };
+  let summary: SampleSummary | undefined;
+  let timing: RenderTiming;
+  try {
+    timing = await runContender(
+      [
+        kind,
+        '--origin',
+        site.origin,
+        '--ids',
+        args.ids,
+        '--concurrency',
+        String(args.concurrency),
+        '--flags',
+        args.flags ?? 'service',
+        '--read',
+        args.read ?? 'cdp',
+        ...(args.same ? ['--same', String(args.same)] : []),
+      ],
+      (pid) => {
+        sampling ??= startSamplingElsewhere([pid]);
+      },
+    );
+  } finally {
+    // The sampler stops with its contender, whether that succeeded or not.
+    summary = await (await sampling)?.stop();
+  }
+  if (!summary) throw new Error(`${kind} never said its measured pages started`);
+  return { ...timing, ...summary };
 }
 
 const rate = (r: RenderRun) => (r.pages - r.failed) / r.seconds;
