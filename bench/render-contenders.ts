@@ -15,11 +15,13 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { chromium, type Page } from 'playwright-core';
+import { createAddressPolicy, startEgressProxy } from '@app/net-guard';
 import { SCRAPE_DEFAULTS } from '@app/queue-contracts';
 import {
   BLOCKED_URL_PATTERNS,
   CHROMIUM_FLAGS,
   buildContent,
+  chromiumArgs,
   readDocumentHtml,
   type CdpClient,
 } from '@app/rendering';
@@ -116,16 +118,25 @@ interface Plan {
   flags: string[];
   /** How the bare loop reads the page's HTML. */
   read: 'cdp' | 'content';
+  /** The bare loop goes through an egress proxy of its own, as the worker's browsers do. */
+  egress: boolean;
 }
 
 function finish(started: number, latenciesMs: number[], failed: number): RenderTiming {
   return { pages: latenciesMs.length + failed, failed, seconds: (Date.now() - started) / 1000, latenciesMs };
 }
 
-async function bare({ origin, warmup, ids, concurrency, flags, read }: Plan): Promise<RenderTiming> {
+async function bare({ origin, warmup, ids, concurrency, flags, read, egress }: Plan): Promise<RenderTiming> {
+  // The worker's own proxy, in this process, open to the fixture site only.
+  const proxy = egress
+    ? await startEgressProxy({
+        policy: createAddressPolicy({ mode: 'allowlist', allowCidrs: ['127.0.0.1/32'] }),
+        maxBytes: 64 * 1024 * 1024,
+      })
+    : undefined;
   const browser = await chromium.launch({
     executablePath: CHROMIUM_PATH,
-    args: [...CHROMIUM_FLAGS, ...flags, DEAD_PROXY],
+    args: [...flags, ...(proxy ? chromiumArgs(proxy.url) : [...CHROMIUM_FLAGS, DEAD_PROXY])],
   });
   // One tab per context, reused for every page: a new tab costs a renderer process.
   const tabs = await Promise.all(
@@ -168,6 +179,7 @@ async function bare({ origin, warmup, ids, concurrency, flags, read }: Plan): Pr
     return finish(started, latencies, failed);
   } finally {
     await browser.close();
+    await proxy?.close();
   }
 }
 
@@ -245,6 +257,7 @@ async function main(): Promise<void> {
       concurrency: { type: 'string', default: '2' },
       flags: { type: 'string', default: 'service' },
       read: { type: 'string', default: 'cdp' },
+      egress: { type: 'boolean', default: false },
     },
   });
   const concurrency = Number(values.concurrency);
@@ -258,6 +271,7 @@ async function main(): Promise<void> {
     concurrency,
     flags: FLAG_SETS[values.flags],
     read: values.read === 'content' ? 'content' : 'cdp',
+    egress: values.egress,
   };
   const run = positionals[0] === 'crawlee' ? await crawlee(plan) : await bare(plan);
   console.log(JSON.stringify(run));

@@ -5,15 +5,17 @@
 // Options: --pages N (300), --k N (4: RENDER_CONCURRENCY, or the bare loop's contexts),
 //          --static (server-rendered articles with render: auto instead of client-rendered ones
 //          through the browser), --bare, --read cdp|content (the bare loop's way of reading the
-//          HTML), --env NAME=VALUE (worker settings, repeatable), --prof DIR (the worker's
-//          --cpu-prof into DIR), --api-prof DIR (the API's).
+//          HTML), --egress (the bare loop through an egress proxy of its own, as the worker's
+//          browsers), --env NAME=VALUE (worker settings, repeatable), --prof DIR (the worker's
+//          --cpu-prof into DIR), --api-prof DIR (the API's). The service's run also prints when its
+//          pages finished (ramp-up and tail).
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { startFixtureSite } from '../test/fixtures/site/fixture-site';
+import { startFixtureSite, type FixtureSite } from '../test/fixtures/site/fixture-site';
 import { ownTicks, processTree } from './process-tree';
 import { renderedArticle, runContender, spaUrl } from './render-contenders';
-import { startServiceStack } from './service-stack';
+import { startServiceStack, type ServiceStack } from './service-stack';
 
 const SAMPLE_MS = 200;
 
@@ -73,15 +75,25 @@ function startProfile(roots: Record<string, number>) {
   };
 }
 
-async function profileBare(pages: number, k: string, read: string): Promise<void> {
+/** What the fixture site served over the measured pages: cached assets are not asked for again. */
+const requestsPerPage = (site: FixtureSite, pages: number) =>
+  `${(site.hits() / pages).toFixed(2)} fixture requests a page`;
+
+async function profileBare(pages: number, k: string, read: string, egress: boolean): Promise<void> {
   const site = await startFixtureSite({ crawlDelaySeconds: null, trapRefusedAddresses: false });
   try {
     const args = ['bare', '--origin', site.origin, '--ids', `1:${pages}`, '--concurrency', k, '--read', read];
+    if (egress) args.push('--egress');
     // From its measured pages on, as bench:render and the service's profile: launch and warm-up left out.
     let profile: ReturnType<typeof startProfile> | undefined;
-    const run = await runContender(args, (pid) => (profile ??= startProfile({ 'bare loop (Node)': pid })));
+    const run = await runContender(args, (pid) => {
+      site.resetHits();
+      profile ??= startProfile({ 'bare loop (Node)': pid });
+    });
     if (!profile) throw new Error('the bare loop never said its measured pages started');
-    console.log(`bare loop, ${run.pages} pages: ${(run.pages / run.seconds).toFixed(2)} pages/s`);
+    console.log(
+      `bare loop, ${run.pages} pages: ${(run.pages / run.seconds).toFixed(2)} pages/s, ${requestsPerPage(site, pages)}`,
+    );
     console.log(profile.stop(pages));
   } finally {
     await site.close();
@@ -102,7 +114,9 @@ const cpuProf = (dir: string | undefined) => (dir ? ['--cpu-prof', `--cpu-prof-d
 async function profileService({ pages, k, isStatic, env, prof, apiProf }: ServiceProfile) {
   const stack = await startServiceStack({ site: true, apiNodeArgs: cpuProf(apiProf) });
   try {
-    const settings = Object.fromEntries(env.map((e) => e.split('=', 2) as [string, string]));
+    const settings = Object.fromEntries(
+      env.map((e) => [e.slice(0, e.indexOf('=')), e.slice(e.indexOf('=') + 1)]),
+    );
     await stack.startWorker(
       { WORKER_QUEUES: 'render', RENDER_CONCURRENCY: k, HOST_CONCURRENCY: '64', ...settings },
       cpuProf(prof),
@@ -123,6 +137,7 @@ async function profileService({ pages, k, isStatic, env, prof, apiProf }: Servic
     };
     // Warm-up on other pages: the browser starts, Node compiles.
     await runBatch(Array.from({ length: 2 * Number(k) }, (_, i) => url(7_000 + i)));
+    stack.site!.resetHits();
     const mysqld = Number(execFileSync('pgrep', ['-o', '-x', 'mariadbd']).toString().trim());
     const profile = startProfile({
       api: stack.api.pid!,
@@ -132,18 +147,39 @@ async function profileService({ pages, k, isStatic, env, prof, apiProf }: Servic
     });
     const { id, seconds } = await runBatch(Array.from({ length: pages }, (_, i) => url(i)));
     const report = profile.stop(pages);
+    console.log(await timeline(stack, id));
     const { result } = await stack.call(`/v1/jobs/${id}?page_size=1000`, { token: stack.key });
     const good = (result as { data: { error?: unknown; markdown?: string; url: string }[] }).data.filter(
       (p) => !p.error && renderedArticle(p.markdown, Number(p.url.split('/').pop())),
     );
     console.log(
       `service, ${pages} ${isStatic ? 'static pages, render auto' : 'client-rendered pages'}, ` +
-        `RENDER_CONCURRENCY ${k}: ${(pages / seconds).toFixed(2)} pages/s, ${good.length} rendered`,
+        `RENDER_CONCURRENCY ${k}: ${(pages / seconds).toFixed(2)} pages/s, ${good.length} rendered, ` +
+        requestsPerPage(stack.site!, pages),
     );
     console.log(report);
   } finally {
     await stack.stop();
   }
+}
+
+/** When the batch's pages finished, from its acceptance: where a batch's ramp-up and tail go. */
+async function timeline(stack: ServiceStack, jobId: string): Promise<string> {
+  const [job] = await stack.db.query<{ c: Date; s: Date; f: Date }[]>(
+    'SELECT created_at AS c, started_at AS s, finished_at AS f FROM jobs WHERE id = ?',
+    [jobId],
+  );
+  const rows = await stack.db.query<{ f: Date }[]>(
+    'SELECT finished_at AS f FROM job_pages WHERE job_id = ? ORDER BY finished_at',
+    [jobId],
+  );
+  const done = rows.map((r) => (r.f.getTime() - job.c.getTime()) / 1000);
+  const at = (q: number) => done[Math.min(done.length - 1, Math.floor(q * done.length))].toFixed(2);
+  return (
+    `  timeline (s from acceptance): started ${((job.s.getTime() - job.c.getTime()) / 1000).toFixed(2)}, ` +
+    `pages done: first ${at(0)}, 10% ${at(0.1)}, 50% ${at(0.5)}, 90% ${at(0.9)}, last ${at(1)}; ` +
+    `job ended ${((job.f.getTime() - job.c.getTime()) / 1000).toFixed(2)}`
+  );
 }
 
 async function main(): Promise<void> {
@@ -153,6 +189,7 @@ async function main(): Promise<void> {
       k: { type: 'string', default: '4' },
       static: { type: 'boolean', default: false },
       bare: { type: 'boolean', default: false },
+      egress: { type: 'boolean', default: false },
       read: { type: 'string', default: 'cdp' },
       env: { type: 'string', multiple: true, default: [] },
       prof: { type: 'string' },
@@ -160,7 +197,7 @@ async function main(): Promise<void> {
     },
   });
   const pages = Number(values.pages);
-  if (values.bare) await profileBare(pages, values.k, values.read);
+  if (values.bare) await profileBare(pages, values.k, values.read, values.egress);
   else {
     const { k, static: isStatic, env, prof } = values;
     await profileService({ pages, k, isStatic, env, prof, apiProf: values['api-prof'] });

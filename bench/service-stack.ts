@@ -186,7 +186,8 @@ export async function startServiceStack({
         for (;;) {
           const job = await call(`/v1/jobs/${jobId}?page_size=1`, { token });
           if (!['queued', 'running'].includes(job.status as string)) return job;
-          await new Promise((r) => setTimeout(r, 100));
+          // As bench:render's client polls: the service's answers to polls are part of what it costs.
+          await new Promise((r) => setTimeout(r, 500));
         }
       },
       stop,

@@ -148,6 +148,10 @@ describe('egress proxy', () => {
       } else if (req.url === '/endless') {
         res.writeHead(200, { 'content-type': 'application/octet-stream' });
         void stream(res);
+      } else if (req.url === '/cut-short') {
+        // Promises more than it sends, then drops the connection.
+        res.writeHead(200, { 'content-length': '100000' });
+        res.write('x'.repeat(1000), () => res.socket?.destroy());
       } else if (req.url === '/declared-too-large') {
         res.writeHead(200, { 'content-length': String(MAX_BYTES + 1) });
         void stream(res, MAX_BYTES + 1);
@@ -234,6 +238,18 @@ describe('egress proxy', () => {
       expect(answer.body).toMatch(/^Refused by the egress policy: /);
       expect(proxy.stats().blocked).toBe(before + 1);
       expect(refusals.at(-1)).toMatchObject({ code: 'BLOCKED_ADDRESS', host, port });
+    });
+
+    it('cuts the browser connection when the target cuts its answer short', async () => {
+      const res = await new Promise<http.IncomingMessage>((resolve, reject) =>
+        http
+          .get({ host: '127.0.0.1', port: proxy.port, path: `http://127.0.0.1:${port}/cut-short` }, resolve)
+          .on('error', reject),
+      );
+      expect(res.statusCode).toBe(200);
+      const read = await drain(res);
+      expect(read).toEqual({ bytes: 1000, cut: true });
+      expect(await viaProxy(proxy, `http://127.0.0.1:${port}/after`)).toMatchObject({ status: 200 });
     });
 
     it('answers 502 DNS for a name that does not resolve and 502 CONNECT when nothing listens', async () => {

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import net from 'node:net';
 import { once } from 'node:events';
-import { Transform, pipeline } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import type { AddressPolicy } from './address-policy';
 import { BlockedAddressError, DnsError } from './errors';
 import { bareHost, defaultResolver, pinnedLookup, resolveAllowed, type HostResolver } from './resolve-host';
@@ -85,17 +85,23 @@ function endToEnd(headers: http.IncomingHttpHeaders): http.OutgoingHttpHeaders {
   return out;
 }
 
-/** Passes at most `limit` bytes, then fails (a chunk that would cross the limit is not passed). */
-function byteCap(limit: number, onExceeded: () => void): Transform {
+/**
+ * Pipes source into target, cutting both (destroying them) when more than `limit` bytes have come:
+ * the chunk that crosses the limit is not passed on. A counter on source's own data events, not a
+ * Transform in a pipeline(), which cost a stream, an AbortController and an AbortError a response
+ * (docs/decisions.md, "Rendering").
+ */
+function pipeCapped(source: Readable, target: Writable, limit: number, onExceeded: () => void): void {
   let seen = 0;
-  return new Transform({
-    transform(chunk: Buffer, _encoding, done) {
-      seen += chunk.length;
-      if (seen <= limit) return done(null, chunk);
-      onExceeded();
-      done(new Error(`more than ${limit} bytes`));
-    },
+  // Registered before pipe()'s own listener, so it runs first on each chunk.
+  source.on('data', (chunk: Buffer) => {
+    seen += chunk.length;
+    if (seen <= limit) return;
+    onExceeded();
+    source.destroy();
+    target.destroy();
   });
+  source.pipe(target);
 }
 
 /**
@@ -189,13 +195,11 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
           return refuseRequest(res, tooLarge(`the answer's content-length`));
         }
         res.writeHead(answer.statusCode ?? 502, answer.statusMessage, endToEnd(answer.headers));
-        // Past the cap every stream of the pipeline is destroyed: the browser sees the connection cut.
-        pipeline(
-          answer,
-          byteCap(maxBytes, () => tooLarge('the answer')),
-          res,
-          () => undefined,
-        );
+        // Past the cap, or when the target cuts the answer short, the browser sees the connection cut.
+        answer.on('close', () => {
+          if (!answer.complete) res.destroy();
+        });
+        pipeCapped(answer, res, maxBytes, () => tooLarge('the answer'));
       });
       upstream.on('error', (err: NodeJS.ErrnoException) => {
         if (browserGone) return;
@@ -251,14 +255,9 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
       established = true;
       client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
       if (head.length) upstream.write(head);
-      const cap = byteCap(maxBytes, () =>
+      pipeCapped(upstream, client, maxBytes, () =>
         refusal('TOO_LARGE', host, port, `the tunnel exceeds ${maxBytes} bytes`),
       );
-      cap.on('error', () => {
-        upstream.destroy();
-        client.destroy();
-      });
-      upstream.pipe(cap).pipe(client);
       client.pipe(upstream);
     });
     upstream.on('error', (err) => {
