@@ -9,7 +9,7 @@ import { allResults, waitForJob } from '../../../test/support/jobs';
 /** Each slow page answers after this long, so pages rendered at once overlap at the site. */
 const SLOW_MS = 800;
 
-// A batch smaller than one chunk (10 pages) is a single queue job: without splitting it would
+// A batch of one chunk (5 pages) is a single queue job: without splitting it would
 // render one page at a time however many slots the worker has.
 describe('batch pages over idle slots', () => {
   let site: FixtureSite;
@@ -36,7 +36,7 @@ describe('batch pages over idle slots', () => {
     await site?.close();
   });
 
-  /** Runs 8 slow pages as one batch; the most of them the site was serving at one time. */
+  /** Runs 5 slow pages as one batch; the most of them the site was serving at one time. */
   async function pagesAtOnce(maxConcurrentPages: number): Promise<number> {
     const db = api.app.get(DataSource);
     const plan = `slots_${randomBytes(4).toString('hex')}`;
@@ -46,7 +46,7 @@ describe('batch pages over idle slots', () => {
     );
     const account = await createAccount(api, plan);
     const tag = randomBytes(4).toString('hex');
-    const paths = Array.from({ length: 8 }, (_, i) => `/slow?ms=${SLOW_MS}&tag=${tag}&n=${i}`);
+    const paths = Array.from({ length: 5 }, (_, i) => `/slow?ms=${SLOW_MS}&tag=${tag}&n=${i}`);
     const urls = paths.map((p) => `${site.origin}${p}`);
     const { body } = await api
       .http()
@@ -55,7 +55,7 @@ describe('batch pages over idle slots', () => {
       .send({ urls, render: 'http' })
       .expect(202);
     const job = await waitForJob(api, account.liveKey, body.job_id);
-    expect(job).toMatchObject({ status: 'completed', total: 8, completed: 8, failed: 0 });
+    expect(job).toMatchObject({ status: 'completed', total: 5, completed: 5, failed: 0 });
     const data = await allResults(api, account.liveKey, body.job_id);
     expect(data.map((p) => p.url)).toEqual(urls);
     // Every page exactly once at the site, whichever slot rendered it.

@@ -1,5 +1,9 @@
-/** Pages per Bull job: small, so a sync scrape never waits long behind a chunk. */
-export const PAGES_PER_JOB = 10;
+/**
+ * Pages per Bull job: small, so a sync scrape never waits long behind a chunk, and so that a plan's
+ * window (its pages in flight, in chunks) has a chunk for each of a worker's slots without splits
+ * (docs/decisions.md, "Batch throughput").
+ */
+export const PAGES_PER_JOB = 5;
 
 /** Chunk jobs a job keeps queued at once: enough to use the plan's in-flight pages, never fewer than one. */
 export function windowFor(maxConcurrentPages: number): number {
