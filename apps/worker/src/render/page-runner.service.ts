@@ -10,7 +10,7 @@ import { Draining } from '../lifecycle/draining';
 import { QueueSlots } from '../lifecycle/queue-slots';
 import { InFlightLimits } from './in-flight-limits';
 import { JobProgress } from './job-progress.service';
-import { PAGES_PER_JOB, chunkStart, windowFor } from './page-window';
+import { PAGES_PER_JOB, chunkStart, shares, windowFor } from './page-window';
 import { renderWithRetries } from './render-attempts';
 
 /** How soon a chunk that found its account or host at the limit tries again. */
@@ -20,11 +20,11 @@ const LEASE_MARGIN_MS = 30_000;
 /**
  * Renders a job's pages [fromIdx, toIdx) one at a time and records each outcome. Between pages it
  * gives way: to a waiting sync scrape and to a shutdown (by handing the rest of the chunk back to
- * the queue), and to the account's and the host's in-flight limits. When the queue is empty and a
- * slot of this worker idles, it splits off the second half of what it has left as a piece another
- * slot takes, so a batch's last chunks (or a plan's small window) do not leave slots idle. A
- * finished chunk queues the chunk a window ahead, so a huge batch keeps only a few jobs in Redis and
- * other accounts' work interleaves with it.
+ * the queue), and to the account's and the host's in-flight limits. When the queue is empty and
+ * slots of this worker idle, it shares what it has left out among them as pieces, so a batch's
+ * last chunks (or a plan's small window) do not leave slots idle. A finished chunk queues the
+ * chunk a window ahead, so a huge batch keeps only a few jobs in Redis and other accounts' work
+ * interleaves with it.
  */
 @Injectable()
 export class PageRunner {
@@ -102,11 +102,18 @@ export class PageRunner {
         if (!lease) return await handBack(page.idx, LIMITED_RETRY_MS);
         let result: PageResult;
         try {
-          // Nothing waits, a slot here idles and the limits have room for another page: the second
-          // half of what is left goes to that slot (or any other worker's).
-          if (head === undefined && lease.spare > 0 && end - n >= 2 && this.slots.idle('render') > 0) {
-            const split = n + Math.ceil((end - n) / 2);
-            behind(this.requeue({ jobId, fromIdx: todo[split].idx, toIdx: endIdx(), piece: true }, 0));
+          // Nothing waits, slots here idle and the limits have room for more pages: what is left
+          // is shared out at once, an equal piece for each idle slot (or any other worker's): a
+          // batch's last pages end together instead of one half after another.
+          const takers =
+            head === undefined ? Math.min(this.slots.idle('render'), lease.spare, end - n - 1) : 0;
+          if (takers > 0) {
+            const last = endIdx();
+            const split = n + Math.ceil((end - n) / (takers + 1));
+            for (const [from, to] of shares(split, end, takers)) {
+              const toIdx = to < end ? todo[to].idx : last;
+              behind(this.requeue({ jobId, fromIdx: todo[from].idx, toIdx, piece: true }, 0));
+            }
             end = split;
           }
           // The running mark is a commit (a disk flush, as long as a static page's whole render), so

@@ -13,3 +13,13 @@ export function windowFor(maxConcurrentPages: number): number {
 export function chunkStart(idx: number): number {
   return idx - (idx % PAGES_PER_JOB);
 }
+
+/** [from, to) cut into `count` consecutive ranges as even as can be; fewer when there are fewer items. */
+export function shares(from: number, to: number, count: number): [number, number][] {
+  const size = to - from;
+  const n = Math.min(count, size);
+  return Array.from({ length: n }, (_, i) => [
+    from + Math.floor((i * size) / n),
+    from + Math.floor(((i + 1) * size) / n),
+  ]);
+}
