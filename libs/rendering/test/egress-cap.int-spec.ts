@@ -39,7 +39,9 @@ describe.each(['playwright', 'puppeteer'] as const)('egress byte cap: %s', (engi
     expect(page.status_code).toBe(200);
     const [, outcome, bytes] = /(fetch\w+) after (\d+) bytes/.exec(page.text ?? '') ?? [];
     expect(outcome).toBe('fetchCut');
-    expect(Number(bytes)).toBeGreaterThan(0);
+    // Not more than 0: on loopback the proxy can pass all 2 MiB into the kernel's socket buffers
+    // before the page's script reads any, and a body that errors drops what the script had not
+    // read (seen once in CI under load: "fetchCut after 0 bytes").
     expect(Number(bytes)).toBeLessThanOrEqual(CAP);
     expect(rendering.proxy.stats().cut).toBe(before + 1);
   });
