@@ -5,6 +5,7 @@ import { resolve } from 'node:path';
 
 export interface Sample {
   rssMiB: number;
+  /** 0 in a sample taken without PSS (startSampling reads it on every tenth sample). */
   pssMiB: number;
   /** User + system CPU seconds of the processes alive at the sample (their reaped children's included). */
   cpuSeconds: number;
@@ -55,7 +56,7 @@ export function processRssMiB(pid: number): number {
  * overstates the footprint; PSS divides shared pages among their users, closer to what the pod's
  * cgroup is charged. Both are reported.
  */
-export function sample(root: number): Sample {
+export function sample(root: number, withPss = true): Sample {
   let rss = 0;
   let pss = 0;
   let ticks = 0;
@@ -64,7 +65,7 @@ export function sample(root: number): Sample {
   for (const pid of processTree(root)) {
     try {
       rss += kib(`/proc/${pid}/status`, 'VmRSS');
-      pss += kib(`/proc/${pid}/smaps_rollup`, 'Pss');
+      if (withPss) pss += kib(`/proc/${pid}/smaps_rollup`, 'Pss');
       // utime, stime, cutime and cstime: fields 14 to 17 of stat(5), in USER_HZ (100) ticks.
       const stat = statFields(pid);
       ticks += stat.slice(11, 15).reduce((sum, t) => sum + Number(t), 0);
@@ -78,9 +79,16 @@ export function sample(root: number): Sample {
 }
 
 const SAMPLE_MS = 200;
+/**
+ * PSS is read on every tenth sample only (every 2 s). Reading smaps_rollup walks a process's page
+ * tables under its mmap lock: every 200 ms over a Chromium tree it slowed the very contenders it
+ * measured, the service (more processes, bigger heaps) more than the bare loop (bench:render: bare
+ * 22.4 against 25.4 pages/s, service 18.2 against 22.0; docs/benchmarks.md, run 12).
+ */
+const PSS_EVERY = 10;
 
-function sampleAll(roots: number[]): Sample {
-  return roots.map(sample).reduce((a, b) => ({
+function sampleAll(roots: number[], withPss: boolean): Sample {
+  return roots.map((root) => sample(root, withPss)).reduce((a, b) => ({
     rssMiB: a.rssMiB + b.rssMiB,
     pssMiB: a.pssMiB + b.pssMiB,
     cpuSeconds: a.cpuSeconds + b.cpuSeconds,
@@ -91,12 +99,15 @@ function sampleAll(roots: number[]): Sample {
 
 /** Samples the trees of `roots` (summed) now and every 200 ms until stop(), which samples once more. */
 export function startSampling(roots: number[]): { stop(): Sample[] } {
-  const samples: Sample[] = [sampleAll(roots)];
-  const timer = setInterval(() => samples.push(sampleAll(roots)), SAMPLE_MS);
+  const samples: Sample[] = [sampleAll(roots, true)];
+  const timer = setInterval(
+    () => samples.push(sampleAll(roots, samples.length % PSS_EVERY === 0)),
+    SAMPLE_MS,
+  );
   return {
     stop() {
       clearInterval(timer);
-      samples.push(sampleAll(roots));
+      samples.push(sampleAll(roots, true));
       return samples;
     },
   };

@@ -7,8 +7,10 @@
 //          through the browser), --bare, --read cdp|content (the bare loop's way of reading the
 //          HTML), --egress (the bare loop through an egress proxy of its own, as the worker's
 //          browsers), --env NAME=VALUE (worker settings, repeatable), --prof DIR (the worker's
-//          --cpu-prof into DIR), --api-prof DIR (the API's). The service's run also prints when its
-//          pages finished (ramp-up and tail).
+//          --cpu-prof into DIR), --api-prof DIR (the API's), --idle S (the service waits S seconds
+//          between its warm-up and the measured batch, as in bench:render, where the other two
+//          contenders run in between). The service's run also prints when its pages finished
+//          (ramp-up and tail).
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -107,11 +109,12 @@ interface ServiceProfile {
   env: string[];
   prof?: string;
   apiProf?: string;
+  idleSeconds: number;
 }
 
 const cpuProf = (dir: string | undefined) => (dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : []);
 
-async function profileService({ pages, k, isStatic, env, prof, apiProf }: ServiceProfile) {
+async function profileService({ pages, k, isStatic, env, prof, apiProf, idleSeconds }: ServiceProfile) {
   const stack = await startServiceStack({ site: true, apiNodeArgs: cpuProf(apiProf) });
   try {
     const settings = Object.fromEntries(
@@ -137,6 +140,7 @@ async function profileService({ pages, k, isStatic, env, prof, apiProf }: Servic
     };
     // Warm-up on other pages: the browser starts, Node compiles.
     await runBatch(Array.from({ length: 2 * Number(k) }, (_, i) => url(7_000 + i)));
+    await new Promise((r) => setTimeout(r, idleSeconds * 1000));
     stack.site!.resetHits();
     const mysqld = Number(execFileSync('pgrep', ['-o', '-x', 'mariadbd']).toString().trim());
     const profile = startProfile({
@@ -194,13 +198,15 @@ async function main(): Promise<void> {
       env: { type: 'string', multiple: true, default: [] },
       prof: { type: 'string' },
       'api-prof': { type: 'string' },
+      idle: { type: 'string', default: '0' },
     },
   });
   const pages = Number(values.pages);
   if (values.bare) await profileBare(pages, values.k, values.read, values.egress);
   else {
     const { k, static: isStatic, env, prof } = values;
-    await profileService({ pages, k, isStatic, env, prof, apiProf: values['api-prof'] });
+    const idleSeconds = Number(values.idle);
+    await profileService({ pages, k, isStatic, env, prof, apiProf: values['api-prof'], idleSeconds });
   }
 }
 
