@@ -33,6 +33,8 @@ export interface RenderTiming {
   failed: number;
   seconds: number;
   latenciesMs: number[];
+  /** When each page finished, in seconds from the start (the bare loop's; for bench:render-profile). */
+  doneSeconds?: number[];
 }
 
 /** With its CPU and memory, sampled from outside its process (bench/sampler.ts). */
@@ -172,11 +174,16 @@ async function bare({ origin, warmup, ids, concurrency, flags, read, egress }: P
   try {
     await runAll(warmup, () => undefined);
     const latencies: number[] = [];
+    const doneSeconds: number[] = [];
     let failed = 0;
     measuring();
     const started = Date.now();
-    await runAll(ids, (ms, ok) => (ok ? latencies.push(ms) : failed++));
-    return finish(started, latencies, failed);
+    await runAll(ids, (ms, ok) => {
+      doneSeconds.push((Date.now() - started) / 1000);
+      if (ok) latencies.push(ms);
+      else failed++;
+    });
+    return { ...finish(started, latencies, failed), doneSeconds };
   } finally {
     await browser.close();
     await proxy?.close();

@@ -93,6 +93,7 @@ async function profileBare(pages: number, k: string, read: string, egress: boole
       profile ??= startProfile({ 'bare loop (Node)': pid });
     });
     if (!profile) throw new Error('the bare loop never said its measured pages started');
+    console.log(`  timeline (s from the first page's start): ${finishing(run.doneSeconds!)}`);
     console.log(
       `bare loop, ${run.pages} pages: ${(run.pages / run.seconds).toFixed(2)} pages/s, ${requestsPerPage(site, pages)}`,
     );
@@ -167,7 +168,13 @@ async function profileService({ pages, k, isStatic, env, prof, apiProf, idleSeco
   }
 }
 
-/** When the batch's pages finished, from its acceptance: where a batch's ramp-up and tail go. */
+/** When pages finished (seconds, ascending): where a run's ramp-up and tail go. */
+function finishing(done: number[]): string {
+  const at = (q: number) => done[Math.min(done.length - 1, Math.floor(q * done.length))].toFixed(2);
+  return `pages done: first ${at(0)}, 10% ${at(0.1)}, 50% ${at(0.5)}, 90% ${at(0.9)}, last ${at(1)}`;
+}
+
+/** When the batch's pages finished, from its acceptance. */
 async function timeline(stack: ServiceStack, jobId: string): Promise<string> {
   const [job] = await stack.db.query<{ c: Date; s: Date; f: Date }[]>(
     'SELECT created_at AS c, started_at AS s, finished_at AS f FROM jobs WHERE id = ?',
@@ -178,11 +185,9 @@ async function timeline(stack: ServiceStack, jobId: string): Promise<string> {
     [jobId],
   );
   const done = rows.map((r) => (r.f.getTime() - job.c.getTime()) / 1000);
-  const at = (q: number) => done[Math.min(done.length - 1, Math.floor(q * done.length))].toFixed(2);
   return (
     `  timeline (s from acceptance): started ${((job.s.getTime() - job.c.getTime()) / 1000).toFixed(2)}, ` +
-    `pages done: first ${at(0)}, 10% ${at(0.1)}, 50% ${at(0.5)}, 90% ${at(0.9)}, last ${at(1)}; ` +
-    `job ended ${((job.f.getTime() - job.c.getTime()) / 1000).toFixed(2)}`
+    `${finishing(done)}; job ended ${((job.f.getTime() - job.c.getTime()) / 1000).toFixed(2)}`
   );
 }
 

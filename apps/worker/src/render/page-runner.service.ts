@@ -10,7 +10,7 @@ import { Draining } from '../lifecycle/draining';
 import { QueueSlots } from '../lifecycle/queue-slots';
 import { InFlightLimits } from './in-flight-limits';
 import { JobProgress } from './job-progress.service';
-import { PAGES_PER_JOB, chunkStart, shares, windowFor } from './page-window';
+import { PAGES_PER_JOB, type QueueHead, handOut, nextChunkStart, shares } from './page-window';
 import { renderWithRetries } from './render-attempts';
 
 /** How soon a chunk that found its account or host at the limit tries again. */
@@ -20,11 +20,12 @@ const LEASE_MARGIN_MS = 30_000;
 /**
  * Renders a job's pages [fromIdx, toIdx) one at a time and records each outcome. Between pages it
  * gives way: to a waiting sync scrape and to a shutdown (by handing the rest of the chunk back to
- * the queue), and to the account's and the host's in-flight limits. When the queue is empty and
- * slots of this worker idle, it shares what it has left out among them as pieces, so a batch's
- * last chunks (or a plan's small window) do not leave slots idle. A finished chunk queues the
- * chunk a window ahead, so a huge batch keeps only a few jobs in Redis and other accounts' work
- * interleaves with it.
+ * the queue), and to the account's and the host's in-flight limits. It shares what it has left
+ * out as pieces when slots would otherwise idle: among this worker's idle slots when the queue is
+ * empty (a plan's small window, a batch's last chunks), and as single pages once its job's last
+ * chunks are running and only pieces wait (handOut), so a batch's tail keeps every slot busy. A
+ * finished chunk queues the chunk a window ahead, so a huge batch keeps only a few jobs in Redis
+ * and other accounts' work interleaves with it.
  */
 @Injectable()
 export class PageRunner {
@@ -74,6 +75,8 @@ export class PageRunner {
     const settled = () => Promise.all([storing, background]);
     // This run ends before todo[end]; a split moves it down.
     let end = todo.length;
+    // No chunk follows this one: the job's pages not yet taken are all in chunks already running.
+    const lastWindow = piece || nextChunkStart(fromIdx, maxInFlight) >= job.total;
     const endIdx = () => todo[end]?.idx ?? toIdx;
     const handBack = async (idx: number, delay: number) => {
       await settled();
@@ -95,21 +98,23 @@ export class PageRunner {
             (job.options as ScrapeOptions).timeout + LEASE_MARGIN_MS,
           ),
         ]);
-        if (n > 0 && head === 'scrape-sync') {
+        if (n > 0 && head === 'sync') {
           await lease?.release();
           return await handBack(page.idx, 0);
         }
         if (!lease) return await handBack(page.idx, LIMITED_RETRY_MS);
         let result: PageResult;
         try {
-          // Nothing waits, slots here idle and the limits have room for more pages: what is left
-          // is shared out at once, an equal piece for each idle slot (or any other worker's): a
-          // batch's last pages end together instead of one half after another.
-          const takers =
-            head === undefined ? Math.min(this.slots.idle('render'), lease.spare, end - n - 1) : 0;
+          const [split, takers] = handOut({
+            head,
+            n,
+            end,
+            idle: this.slots.idle('render'),
+            spare: lease.spare,
+            lastWindow,
+          });
           if (takers > 0) {
             const last = endIdx();
-            const split = n + Math.ceil((end - n) / (takers + 1));
             for (const [from, to] of shares(split, end, takers)) {
               const toIdx = to < end ? todo[to].idx : last;
               behind(this.requeue({ jobId, fromIdx: todo[from].idx, toIdx, piece: true }, 0));
@@ -154,19 +159,21 @@ export class PageRunner {
     total: number,
     maxInFlight: number,
   ): Promise<void> {
-    const next = chunkStart(fromIdx) + windowFor(maxInFlight) * PAGES_PER_JOB;
+    const next = nextChunkStart(fromIdx, maxInFlight);
     if (next >= total) return;
     const data = { jobId, fromIdx: next, toIdx: Math.min(total, next + PAGES_PER_JOB) };
     await this.producer.add('pages', data, { jobId: `${jobId}:${next}` });
   }
 
   /**
-   * The name of the job at the head of the render queue's wait list, undefined when it is empty.
-   * Bull keeps that list in priority order, so a sync scrape waiting is at its head.
+   * What waits at the head of the render queue's wait list, undefined when nothing does. Bull
+   * keeps that list in priority order, so a sync scrape waiting is at its head.
    */
-  private async queueHead(): Promise<string | undefined> {
+  private async queueHead(): Promise<QueueHead> {
     const [head] = await this.producer.queue('render').getWaiting(0, 0);
-    return head?.name;
+    if (!head) return undefined;
+    if (head.name === 'scrape-sync') return 'sync';
+    return (head.data as Partial<PagesData>).piece ? 'piece' : 'other';
   }
 
   private render(job: Job, index: number, url: string): Promise<PageResult> {

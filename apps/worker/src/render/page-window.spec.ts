@@ -1,4 +1,4 @@
-import { shares } from './page-window';
+import { type HandOutState, handOut, shares } from './page-window';
 
 describe('shares', () => {
   it('cuts a range into consecutive, even pieces that cover it', () => {
@@ -21,5 +21,44 @@ describe('shares', () => {
       [6, 7],
     ]);
     expect(shares(3, 3, 2)).toEqual([]);
+  });
+});
+
+describe('handOut', () => {
+  // A run about to render page 2 of [0, 10): pages 3..9 are its to share.
+  const state = (over: Partial<HandOutState>): HandOutState => ({
+    head: undefined,
+    n: 2,
+    end: 10,
+    idle: 0,
+    spare: 100,
+    lastWindow: false,
+    ...over,
+  });
+
+  it('shares evenly with idle slots when nothing waits', () => {
+    // 8 pages [2, 10) among this run and 3 idle slots: it keeps [2, 4).
+    expect(handOut(state({ idle: 3 }))).toEqual([4, 3]);
+    expect(handOut(state({ idle: 3, lastWindow: true }))).toEqual([4, 3]);
+  });
+
+  it('hands out no more pieces than the limits have room for, nor than pages after n', () => {
+    expect(handOut(state({ idle: 3, spare: 1 }))).toEqual([6, 1]);
+    expect(handOut(state({ idle: 3, spare: 0 }))[1]).toBe(0);
+    expect(handOut(state({ idle: 5, n: 9 }))[1]).toBe(0);
+    expect(handOut(state({ lastWindow: true, spare: 2 }))).toEqual([8, 2]);
+  });
+
+  it('in the last window, gives away every page after n once only pieces wait', () => {
+    expect(handOut(state({ lastWindow: true }))).toEqual([3, 7]);
+    expect(handOut(state({ lastWindow: true, head: 'piece' }))).toEqual([3, 7]);
+  });
+
+  it('keeps its pages while chunks or a sync scrape wait, or while chunks are yet to come', () => {
+    expect(handOut(state({ lastWindow: true, head: 'other' }))).toEqual([10, 0]);
+    expect(handOut(state({ lastWindow: true, head: 'sync' }))).toEqual([10, 0]);
+    expect(handOut(state({ head: 'piece' }))).toEqual([10, 0]);
+    expect(handOut(state({}))).toEqual([10, 0]);
+    expect(handOut(state({ idle: 3, head: 'other' }))).toEqual([10, 0]);
   });
 });
