@@ -9,13 +9,14 @@
 //          browsers), --env NAME=VALUE (worker settings, repeatable), --prof DIR (the worker's
 //          --cpu-prof into DIR), --api-prof DIR (the API's), --idle S (the service waits S seconds
 //          between its warm-up and the measured batch, as in bench:render, where the other two
-//          contenders run in between). The service's run also prints when its pages finished
-//          (ramp-up and tail).
+//          contenders run in between), --batches N (that many measured batches in turn on the same
+//          service, each on pages of its own, each idle S seconds first). Both kinds of run also
+//          print when their pages finished (ramp-up and tail).
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { startFixtureSite, type FixtureSite } from '../test/fixtures/site/fixture-site';
-import { ownTicks, processTree } from './process-tree';
+import { ownTicks, processRssMiB, processTree, sample } from './process-tree';
 import { renderedArticle, runContender, spaUrl } from './render-contenders';
 import { startServiceStack, type ServiceStack } from './service-stack';
 
@@ -111,11 +112,13 @@ interface ServiceProfile {
   prof?: string;
   apiProf?: string;
   idleSeconds: number;
+  batches: number;
 }
 
 const cpuProf = (dir: string | undefined) => (dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : []);
 
-async function profileService({ pages, k, isStatic, env, prof, apiProf, idleSeconds }: ServiceProfile) {
+async function profileService(profile: ServiceProfile) {
+  const { pages, k, isStatic, env, prof, apiProf, idleSeconds, batches } = profile;
   const stack = await startServiceStack({ site: true, apiNodeArgs: cpuProf(apiProf) });
   try {
     const settings = Object.fromEntries(
@@ -141,28 +144,35 @@ async function profileService({ pages, k, isStatic, env, prof, apiProf, idleSeco
     };
     // Warm-up on other pages: the browser starts, Node compiles.
     await runBatch(Array.from({ length: 2 * Number(k) }, (_, i) => url(7_000 + i)));
-    await new Promise((r) => setTimeout(r, idleSeconds * 1000));
-    stack.site!.resetHits();
     const mysqld = Number(execFileSync('pgrep', ['-o', '-x', 'mariadbd']).toString().trim());
-    const profile = startProfile({
-      api: stack.api.pid!,
-      'worker (Node)': stack.worker!.pid!,
-      'redis-server': stack.redis!.pid,
-      mysqld,
-    });
-    const { id, seconds } = await runBatch(Array.from({ length: pages }, (_, i) => url(i)));
-    const report = profile.stop(pages);
-    console.log(await timeline(stack, id));
-    const { result } = await stack.call(`/v1/jobs/${id}?page_size=1000`, { token: stack.key });
-    const good = (result as { data: { error?: unknown; markdown?: string; url: string }[] }).data.filter(
-      (p) => !p.error && renderedArticle(p.markdown, Number(p.url.split('/').pop())),
-    );
-    console.log(
-      `service, ${pages} ${isStatic ? 'static pages, render auto' : 'client-rendered pages'}, ` +
-        `RENDER_CONCURRENCY ${k}: ${(pages / seconds).toFixed(2)} pages/s, ${good.length} rendered, ` +
-        requestsPerPage(stack.site!, pages),
-    );
-    console.log(report);
+    for (let b = 0; b < batches; b++) {
+      await new Promise((r) => setTimeout(r, idleSeconds * 1000));
+      stack.site!.resetHits();
+      const profile = startProfile({
+        api: stack.api.pid!,
+        'worker (Node)': stack.worker!.pid!,
+        'redis-server': stack.redis!.pid,
+        mysqld,
+      });
+      const { id, seconds } = await runBatch(Array.from({ length: pages }, (_, i) => url(b * pages + i)));
+      const report = profile.stop(pages);
+      console.log(await timeline(stack, id));
+      const { result } = await stack.call(`/v1/jobs/${id}?page_size=1000`, { token: stack.key });
+      const good = (result as { data: { error?: unknown; markdown?: string; url: string }[] }).data.filter(
+        (p) => !p.error && renderedArticle(p.markdown, Number(p.url.split('/').pop())),
+      );
+      console.log(
+        `service, batch ${b + 1}, ${pages} ${isStatic ? 'static pages, render auto' : 'client-rendered pages'}, ` +
+          `RENDER_CONCURRENCY ${k}: ${(pages / seconds).toFixed(2)} pages/s, ${good.length} rendered, ` +
+          requestsPerPage(stack.site!, pages),
+      );
+      console.log(report);
+      const tree = sample(stack.worker!.pid!);
+      console.log(
+        `  after it: worker RSS ${processRssMiB(stack.worker!.pid!).toFixed(0)} MiB, worker tree ` +
+          `RSS ${tree.rssMiB.toFixed(0)} MiB, PSS ${tree.pssMiB.toFixed(0)} MiB (${tree.processes} processes)`,
+      );
+    }
   } finally {
     await stack.stop();
   }
@@ -204,14 +214,23 @@ async function main(): Promise<void> {
       prof: { type: 'string' },
       'api-prof': { type: 'string' },
       idle: { type: 'string', default: '0' },
+      batches: { type: 'string', default: '1' },
     },
   });
   const pages = Number(values.pages);
   if (values.bare) await profileBare(pages, values.k, values.read, values.egress);
   else {
     const { k, static: isStatic, env, prof } = values;
-    const idleSeconds = Number(values.idle);
-    await profileService({ pages, k, isStatic, env, prof, apiProf: values['api-prof'], idleSeconds });
+    await profileService({
+      pages,
+      k,
+      isStatic,
+      env,
+      prof,
+      apiProf: values['api-prof'],
+      idleSeconds: Number(values.idle),
+      batches: Number(values.batches),
+    });
   }
 }
 
