@@ -2,6 +2,7 @@ import { startFixtureSite, FixtureSite } from '../../../test/fixtures/site/fixtu
 import { ApiHarness, TestAccount, createAccount, startApi } from '../../../test/support/api-harness';
 import { WorkerHarness, startWorker } from '../../../test/support/worker-harness';
 import { waitForJob } from '../../../test/support/jobs';
+import { JobProducer } from '@app/queues';
 
 describe('scrape endpoints through the render queue', () => {
   let site: FixtureSite;
@@ -34,6 +35,26 @@ describe('scrape endpoints through the render queue', () => {
     expect(res.body.error).toBeUndefined();
     expect(res.body.metadata.engine).toBe('http');
     expect(res.body.timings.total_ms).toBeGreaterThan(0);
+  });
+
+  it('serves sync scrapes waiting at once on one pair of queue listeners, not a pair each', async () => {
+    const queue = api.app.get(JobProducer).queue('render');
+    let most = 0;
+    const watch = setInterval(() => (most = Math.max(most, queue.listenerCount('global:completed'))), 20);
+    try {
+      const tag = Date.now();
+      const pages = await Promise.all(
+        Array.from({ length: 15 }, (_, i) =>
+          post('/v1/scrape', { url: `${site.origin}/slow?ms=300&tag=${tag}&n=${i}`, render: 'http' }).expect(
+            200,
+          ),
+        ),
+      );
+      for (const [i, res] of pages.entries()) expect(res.body.url).toContain(`n=${i}`);
+    } finally {
+      clearInterval(watch);
+    }
+    expect(most).toBe(1);
   });
 
   it('renders a client-side page with the browser when render is auto', async () => {

@@ -13,7 +13,7 @@ export interface QueueJobOptions {
 }
 
 const OPTIONS: Record<JobName, QueueJobOptions> = {
-  // Kept for a minute so the waiting API can read the return value even if it lost the event race.
+  // Kept a minute after it ends, for a look at it (the waiting API has its result from the event).
   'scrape-sync': {
     priority: PRIORITY.sync,
     attempts: 2,
