@@ -88,13 +88,15 @@ const SAMPLE_MS = 200;
 const PSS_EVERY = 10;
 
 function sampleAll(roots: number[], withPss: boolean): Sample {
-  return roots.map((root) => sample(root, withPss)).reduce((a, b) => ({
-    rssMiB: a.rssMiB + b.rssMiB,
-    pssMiB: a.pssMiB + b.pssMiB,
-    cpuSeconds: a.cpuSeconds + b.cpuSeconds,
-    ticksByPid: new Map([...a.ticksByPid, ...b.ticksByPid]),
-    processes: a.processes + b.processes,
-  }));
+  return roots
+    .map((root) => sample(root, withPss))
+    .reduce((a, b) => ({
+      rssMiB: a.rssMiB + b.rssMiB,
+      pssMiB: a.pssMiB + b.pssMiB,
+      cpuSeconds: a.cpuSeconds + b.cpuSeconds,
+      ticksByPid: new Map([...a.ticksByPid, ...b.ticksByPid]),
+      processes: a.processes + b.processes,
+    }));
 }
 
 /** Samples the trees of `roots` (summed) now and every 200 ms until stop(), which samples once more. */
