@@ -75,8 +75,9 @@ export class PageRunner {
     const settled = () => Promise.all([storing, background]);
     // This run ends before todo[end]; a split moves it down.
     let end = todo.length;
-    // No chunk follows this one: the job's pages not yet taken are all in chunks already running.
-    const lastWindow = piece || nextChunkStart(fromIdx, maxInFlight) >= job.total;
+    // No chunk follows this one's: the job's pages not yet taken are all in runs already going. A
+    // piece is judged by the chunk it came from (a piece split off mid-batch has chunks to come).
+    const lastWindow = nextChunkStart(fromIdx, maxInFlight) >= job.total;
     const endIdx = () => todo[end]?.idx ?? toIdx;
     const handBack = async (idx: number, delay: number) => {
       await settled();
