@@ -1,4 +1,4 @@
-import { chromium, errors, type Browser, type Page } from 'playwright-core';
+import { chromium, errors, type Browser, type Dialog, type Page } from 'playwright-core';
 import { MAX_HTML_BYTES } from '@app/queue-contracts';
 import { BrowserPool, type ContextProfile, type PageLease } from '../browser-pool';
 import { withDeadline } from '../deadline';
@@ -23,18 +23,13 @@ function sameDocument(current: string, target: string): boolean {
   return target.includes('#') && withoutHash(current) === withoutHash(target);
 }
 
-/**
- * The tab as the render flow sees it, for all the pages it serves (the pool reuses clean tabs). Its
- * listeners stay for the tab's life: a dialog would block the page's scripts and a popup is a page
- * nobody reads. Not added and removed page by page: Playwright asks its server to start and stop
- * sending dialogs each time, which cost a page about 0.2 ms of the worker's CPU.
- */
-function tabOf(page: Page, browser: Browser): BrowserTab {
+/** The page as the render flow sees it; `dispose` removes the listener it added (the tab may be reused). */
+function tabOf(page: Page, browser: Browser): BrowserTab & { dispose(): void } {
   let crashed = false;
-  page.on('crash', () => (crashed = true));
-  page.on('dialog', (dialog) => void dialog.dismiss().catch(() => undefined));
-  page.on('popup', (popup) => void popup.close().catch(() => undefined));
+  const onCrash = () => (crashed = true);
+  page.on('crash', onCrash);
   return {
+    dispose: () => page.off('crash', onCrash),
     goto: async (url, timeout) => {
       // A kept tab still shows its last page (BrowserPool): from there, a URL that differs only in
       // its fragment would be a same-document navigation, not a load.
@@ -65,8 +60,6 @@ function tabOf(page: Page, browser: Browser): BrowserTab {
 export class PlaywrightEngine implements RenderEngine {
   readonly name = 'playwright' as const;
   private readonly pool: BrowserPool;
-  /** Each open tab as the render flow sees it (a tab the pool reuses keeps it). */
-  private readonly tabs = new WeakMap<Page, BrowserTab>();
   /** Our CDP session on each open tab (a tab the pool reuses keeps it). */
   private readonly monitors = new WeakMap<Page, PageMonitor>();
 
@@ -122,27 +115,33 @@ export class PlaywrightEngine implements RenderEngine {
     { page, browser, retireContext, keepPage }: PageLease,
     request: EngineRequest,
   ): Promise<Capture> {
-    let tab = this.tabs.get(page);
-    if (!tab) {
-      tab = tabOf(page, browser);
-      this.tabs.set(page, tab);
-    }
-    let monitor: PageMonitor;
+    const tab = tabOf(page, browser);
+    const onDialog = (dialog: Dialog) => void dialog.dismiss().catch(() => undefined);
+    const onPopup = (popup: Page) => void popup.close().catch(() => undefined);
+    page.on('dialog', onDialog);
+    page.on('popup', onPopup);
     try {
-      monitor = await withDeadline(this.prepare(page, browser, request), SETUP_MS, 'preparing the page');
-    } catch (err) {
-      if (tab.gone()) throw new BrowserGoneError(err);
-      throw err;
+      let monitor: PageMonitor;
+      try {
+        monitor = await withDeadline(this.prepare(page, browser, request), SETUP_MS, 'preparing the page');
+      } catch (err) {
+        if (tab.gone()) throw new BrowserGoneError(err);
+        throw err;
+      }
+      const capture = await renderInTab(tab, monitor, request, {
+        ...this.settings,
+        engine: this.name,
+        onHung: retireContext,
+      });
+      // The caller's headers stay on a page (they are secrets): such a page is not reused, nor is
+      // one that failed (it may still be busy).
+      if (!capture.error && !tab.crashed && !request.options.headers) keepPage();
+      return capture;
+    } finally {
+      tab.dispose();
+      page.off('dialog', onDialog);
+      page.off('popup', onPopup);
     }
-    const capture = await renderInTab(tab, monitor, request, {
-      ...this.settings,
-      engine: this.name,
-      onHung: retireContext,
-    });
-    // The caller's headers stay on a page (they are secrets): such a page is not reused, nor is
-    // one that failed (it may still be busy).
-    if (!capture.error && !tab.crashed && !request.options.headers) keepPage();
-    return capture;
   }
 
   /**
