@@ -75,9 +75,11 @@ export class PageRunner {
     const settled = () => Promise.all([storing, background]);
     // This run ends before todo[end]; a split moves it down.
     let end = todo.length;
-    // No chunk follows this one's: the job's pages not yet taken are all in runs already going. A
-    // piece is judged by the chunk it came from (a piece split off mid-batch has chunks to come).
-    const lastWindow = nextChunkStart(fromIdx, maxInFlight) >= job.total;
+    // The chunk this run's chunk queues when it ends. None (past the end): the job's pages not yet
+    // taken are all in runs already going. A piece is judged by the chunk it came from (a piece
+    // split off mid-batch has chunks to come).
+    const nextChunk = nextChunkStart(fromIdx, maxInFlight);
+    const lastWindow = nextChunk >= job.total;
     const endIdx = () => todo[end]?.idx ?? toIdx;
     const handBack = async (idx: number, delay: number) => {
       await settled();
@@ -143,7 +145,7 @@ export class PageRunner {
       await settled();
     }
     await this.progress.completeIfDone(jobId);
-    if (!piece) await this.queueNextChunk(jobId, fromIdx, job.total, maxInFlight);
+    if (!piece && !lastWindow) await this.queueNextChunk(jobId, nextChunk, job.total);
   }
 
   /** Pages of a chunk back to the queue (behind any sync scrape, or after a short wait). */
@@ -154,14 +156,7 @@ export class PageRunner {
     });
   }
 
-  private async queueNextChunk(
-    jobId: string,
-    fromIdx: number,
-    total: number,
-    maxInFlight: number,
-  ): Promise<void> {
-    const next = nextChunkStart(fromIdx, maxInFlight);
-    if (next >= total) return;
+  private async queueNextChunk(jobId: string, next: number, total: number): Promise<void> {
     const data = { jobId, fromIdx: next, toIdx: Math.min(total, next + PAGES_PER_JOB) };
     await this.producer.add('pages', data, { jobId: `${jobId}:${next}` });
   }
