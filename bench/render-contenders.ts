@@ -213,8 +213,8 @@ async function crawlee({ origin, warmup, ids, concurrency, flags }: Plan): Promi
       browserPoolOptions: {
         // The fingerprint generator injects scripts into every page; the bench's peer is plain Chromium.
         useFingerprints: false,
-        // As the service's BROWSER_MAX_PAGES (500): no browser is replaced within the run.
-        retireBrowserAfterPageCount: 500,
+        // As the service's BROWSER_MAX_PAGES (2000): no browser is replaced within the run.
+        retireBrowserAfterPageCount: 2000,
       },
       // Pinned: Crawlee's autoscaling would otherwise react to the neighbours' load on this machine.
       minConcurrency: concurrency,

@@ -190,20 +190,21 @@ export class WorkerEnv extends SharedEnv {
 
   /**
    * Each of a context's tabs keeps its renderer process, and a replacement context starts a new
-   * one for every page in flight (about 300 ms of latency and CPU each). What a context holds in
-   * the worker is about 20 KB a navigation (Playwright keeps each navigation's Request and Response
-   * until the context closes), so by default a context lasts as long as its browser
+   * one for every page in flight (about 2 s of CPU at 24 in flight). What a context holds in the
+   * worker is about 22 KB a navigation (Playwright keeps each navigation's Request and Response
+   * until the tab closes), so by default a context lasts as long as its browser
    * (docs/decisions.md, "Rendering").
    */
   @Transform(toInt)
   @Min(1)
   @IsInt()
-  CONTEXT_MAX_PAGES = 500;
+  CONTEXT_MAX_PAGES = 2000;
 
+  /** Also bounds what the worker holds for a browser's navigations: about 44 MB at 2000. */
   @Transform(toInt)
   @Min(1)
   @IsInt()
-  BROWSER_MAX_PAGES = 500;
+  BROWSER_MAX_PAGES = 2000;
 
   /** A page counts as settled after this long without network activity. */
   @Transform(toInt)
