@@ -10,8 +10,9 @@
 //          --cpu-prof into DIR), --api-prof DIR (the API's), --idle S (the service waits S seconds
 //          between its warm-up and the measured batch, as in bench:render, where the other two
 //          contenders run in between), --batches N (that many measured batches in turn on the same
-//          service, each on pages of its own, each idle S seconds first). Both kinds of run also
-//          print when their pages finished (ramp-up and tail).
+//          service, each on pages of its own, each idle S seconds first), --node-arg ARG (an
+//          option for the worker's node, repeatable: V8 flags NODE_OPTIONS refuses). Both kinds of
+//          run also print when their pages finished (ramp-up and tail).
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -113,12 +114,13 @@ interface ServiceProfile {
   apiProf?: string;
   idleSeconds: number;
   batches: number;
+  nodeArgs: string[];
 }
 
 const cpuProf = (dir: string | undefined) => (dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : []);
 
 async function profileService(profile: ServiceProfile) {
-  const { pages, k, isStatic, env, prof, apiProf, idleSeconds, batches } = profile;
+  const { pages, k, isStatic, env, prof, apiProf, idleSeconds, batches, nodeArgs } = profile;
   const stack = await startServiceStack({ site: true, apiNodeArgs: cpuProf(apiProf) });
   try {
     const settings = Object.fromEntries(
@@ -126,7 +128,7 @@ async function profileService(profile: ServiceProfile) {
     );
     await stack.startWorker(
       { WORKER_QUEUES: 'render', RENDER_CONCURRENCY: k, HOST_CONCURRENCY: '64', ...settings },
-      cpuProf(prof),
+      [...cpuProf(prof), ...nodeArgs],
     );
     const origin = stack.site!.origin;
     const url = (i: number) => (isStatic ? `${origin}/static/article/${2_000 + i}` : spaUrl(origin, 1 + i));
@@ -215,6 +217,7 @@ async function main(): Promise<void> {
       'api-prof': { type: 'string' },
       idle: { type: 'string', default: '0' },
       batches: { type: 'string', default: '1' },
+      'node-arg': { type: 'string', multiple: true, default: [] },
     },
   });
   const pages = Number(values.pages);
@@ -230,6 +233,7 @@ async function main(): Promise<void> {
       apiProf: values['api-prof'],
       idleSeconds: Number(values.idle),
       batches: Number(values.batches),
+      nodeArgs: values['node-arg'],
     });
   }
 }
