@@ -102,6 +102,8 @@ class ContextSlot {
   active = 0;
   /** Tabs kept after a clean page, most recent last, reused before a new one is opened. */
   readonly idle: IdleTab[] = [];
+  /** Kept tabs on their way to about:blank: each settles once its tab is back in `idle` or closed. */
+  readonly parking = new Set<Promise<void>>();
   retiring = false;
   lastUsed = Date.now();
   constructor(
@@ -175,7 +177,7 @@ export class BrowserPool {
         try {
           slot = await this.serialized(() => this.pickContext(profile));
           const picked = slot;
-          page = takeIdle(picked) ?? (await this.openTab(picked));
+          page = await this.tabFor(picked);
           return await task({
             page,
             browser: picked.owner.browser,
@@ -267,6 +269,19 @@ export class BrowserPool {
     return slot;
   }
 
+  /**
+   * A kept tab; else one being parked, which is back within a navigation to about:blank, while a
+   * new tab costs a renderer process that then stays with the context; else a new tab.
+   */
+  private async tabFor(slot: ContextSlot): Promise<Page> {
+    for (;;) {
+      const page = takeIdle(slot);
+      if (page) return page;
+      if (slot.parking.size === 0) return this.openTab(slot);
+      await Promise.race(slot.parking);
+    }
+  }
+
   private async openTab(slot: ContextSlot): Promise<Page> {
     const page = await this.guard(slot.owner, () => slot.context.newPage(), 'opening a page');
     this.counters.tabsOpened++;
@@ -317,13 +332,22 @@ export class BrowserPool {
     slot.idle.splice(index, 1);
     const { page } = tab;
     // Back behind the tabs that still show a page: those are the cheaper ones to navigate on from.
-    void withDeadline(page.goto('about:blank'), OPERATION_MS, 'parking a page').then(
+    const parking: Promise<void> = withDeadline(
+      page.goto('about:blank'),
+      OPERATION_MS,
+      'parking a page',
+    ).then(
       () => {
+        slot.parking.delete(parking);
         if (slot.owner.contexts.includes(slot) && !slot.retiring) slot.idle.unshift({ page });
         else void page.close().catch(() => undefined);
       },
-      () => void page.close().catch(() => undefined),
+      () => {
+        slot.parking.delete(parking);
+        void page.close().catch(() => undefined);
+      },
     );
+    slot.parking.add(parking);
   }
 
   private async closeContext(slot: ContextSlot): Promise<void> {

@@ -135,6 +135,18 @@ describe('Playwright tab reuse', () => {
     expect((await renderOn(reuse, '/static/article/31', 'pool-f')).error).toBeUndefined();
     expect(reuse.engines.playwright.stats().tabsOpened - before.tabsOpened).toBe(0);
   });
+
+  it('gives a page that comes while its tab is being parked that tab, not a new one', async () => {
+    await renderOn(reuse, '/static/article/32', 'pool-g');
+    const before = reuse.engines.playwright.stats();
+    // Parking starts PARK_AFTER_MS (1 s) after a page and takes one navigation to about:blank: the
+    // next page comes at steps across that window, so some come while the tab is on its way.
+    for (let wait = 980; wait <= 1_100; wait += 8) {
+      await new Promise((resolve) => setTimeout(resolve, wait));
+      expect((await renderOn(reuse, `/static/article/${wait}`, 'pool-g')).error).toBeUndefined();
+    }
+    expect(reuse.engines.playwright.stats().tabsOpened - before.tabsOpened).toBe(0);
+  }, 60_000);
 });
 
 describe('Puppeteer engine pool figures', () => {
