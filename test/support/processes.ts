@@ -4,17 +4,31 @@ import { resolve } from 'node:path';
 
 export const REPO_ROOT = resolve(__dirname, '..', '..');
 
-/** A port nobody listens on right now (the OS picks it). */
-export function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
+// Below Linux's ephemeral range (32768-60999): the OS hands those out as the local ports of
+// outgoing connections (Chromium's, Redis clients'), and one of them taking a port between our
+// probe and the child's listen() made a worker fail with EADDRINUSE.
+const PORT_RANGE = { from: 20000, to: 32767 };
+const handedOut = new Set<number>();
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((res) => {
     const srv = createServer();
     srv.unref();
-    srv.on('error', rej);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => res(port));
-    });
+    srv.once('error', () => res(false));
+    // No host: the unspecified address, so a listener on any interface counts as taken.
+    srv.listen(port, () => srv.close(() => res(true)));
   });
+}
+
+/** A port nobody listens on right now, and not one this process has handed out before. */
+export async function freePort(): Promise<number> {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const port = PORT_RANGE.from + Math.floor(Math.random() * (PORT_RANGE.to - PORT_RANGE.from + 1));
+    if (handedOut.has(port)) continue;
+    handedOut.add(port);
+    if (await canListen(port)) return port;
+  }
+  throw new Error(`no free port in ${PORT_RANGE.from}-${PORT_RANGE.to}`);
 }
 
 export interface RunningProcess {

@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import { createServer } from 'node:https';
-import { createServer as createNetServer, type AddressInfo, type Server } from 'node:net';
+import { type AddressInfo, type Server } from 'node:net';
 import { SCRAPE_DEFAULTS, type PageResult, type ScrapeOptions } from '@app/queue-contracts';
 import type { Rendering } from '@app/rendering';
 import { makeTestCertificate } from '../../../test/fixtures/https';
@@ -8,6 +8,7 @@ import { BOILERPLATE_MARKERS, LEAK_MARKERS, articleFor } from '../../../test/fix
 import { startFixtureSite, type FixtureSite } from '../../../test/fixtures/site/fixture-site';
 import { LOCAL_SUBRESOURCES } from '../../../test/fixtures/site/resources';
 import { refusedOrigins } from '../../../test/fixtures/site/routing';
+import { freePort } from '../../../test/support/processes';
 import { killBrowsers } from './browser-processes';
 import { startEchoSite, type EchoSite } from './echo-site';
 import { startTestRendering } from './test-rendering';
@@ -31,15 +32,6 @@ async function startUntrustedTls() {
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   return { origin: `https://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
-}
-
-/** A port on 127.0.0.1 that was free a moment ago and has no listener now. */
-async function freePort(): Promise<number> {
-  const probe = createNetServer().listen(0, '127.0.0.1');
-  await once(probe, 'listening');
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
 }
 
 beforeAll(async () => {
