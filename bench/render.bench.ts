@@ -6,7 +6,8 @@
 //   (c) the service end to end: one async batch (POST /v1/scrape/batch/async, then GET /v1/jobs)
 //       through the API, the render queue and a worker.
 // Each contender's K is picked by a short trial of each candidate; the service runs at the bare
-// loop's best K (RENDER_CONCURRENCY). CPU and peak RSS are of whole process trees, Chromium
+// loop's best K (RENDER_CONCURRENCY). Each contender warms up on 2K pages right before its
+// measured pages in every round: (a) and (b) in their own process, (c) with a batch of its own. CPU and peak RSS are of whole process trees, Chromium
 // included: the contender's process for (a) and (b); the API, the worker and the bench's own
 // redis-server for (c) (MariaDB is shared with others on this machine and left out). They are
 // sampled by a process of their own (bench/sampler.ts), off every contender's event loop and the
@@ -166,6 +167,25 @@ async function scrapes(
   };
 }
 
+/** Posts one async batch and polls it until it ends. */
+async function runBatch(
+  stack: ServiceStack,
+  urls: string[],
+  render: ScrapeBody['render'] = 'browser',
+): Promise<{ id: string; job: Record<string, unknown> }> {
+  const { job_id: id } = await stack.call('/v1/scrape/batch/async', {
+    method: 'POST',
+    token: stack.key,
+    body: JSON.stringify({ urls, render }),
+  });
+  let job: Record<string, unknown>;
+  do {
+    await new Promise((r) => setTimeout(r, POLL_MS));
+    job = await stack.call(`/v1/jobs/${id as string}?page_size=1`, { token: stack.key });
+  } while (['queued', 'running'].includes(job.status as string));
+  return { id: id as string, job };
+}
+
 /**
  * One async batch of `urls` (the service's throughput path: the worker pulls pages from the queue
  * itself), from its acceptance to its end (created_at to finished_at), sampling the service's
@@ -178,20 +198,11 @@ async function batch(
   render: ScrapeBody['render'] = 'browser',
 ): Promise<RenderRun & { engines: Set<string> }> {
   const sampling = await startSamplingElsewhere([stack.api.pid!, stack.worker!.pid!, stack.redis!.pid]);
-  const { job_id: id } = await stack.call('/v1/scrape/batch/async', {
-    method: 'POST',
-    token: stack.key,
-    body: JSON.stringify({ urls, render }),
-  });
-  let job: Record<string, unknown>;
-  do {
-    await new Promise((r) => setTimeout(r, POLL_MS));
-    job = await stack.call(`/v1/jobs/${id as string}?page_size=1`, { token: stack.key });
-  } while (['queued', 'running'].includes(job.status as string));
+  const { id, job } = await runBatch(stack, urls, render);
   // The job's own times (ms precision), so the poll interval does not add to the figure.
   const seconds = (Date.parse(job.finished_at as string) - Date.parse(job.created_at as string)) / 1000;
   const { cpuSeconds, peakRssMiB, peakPssMiB, processes } = await sampling.stop();
-  const all = await stack.call(`/v1/jobs/${id as string}?page_size=1000`, { token: stack.key });
+  const all = await stack.call(`/v1/jobs/${id}?page_size=1000`, { token: stack.key });
   const pages = (all.result as { data: Record<string, unknown>[] }).data;
   const good = pages.filter(
     (p) =>
@@ -285,6 +296,12 @@ async function main(): Promise<void> {
           const ids = `${from}:${pages}`;
           const bare = await contender('bare', site, { ids, concurrency: bareK, flags, read });
           const crawlee = await contender('crawlee', site, { ids, concurrency: crawleeK });
+          // As (a) and (b), which warm up on 2K pages in each round's process: the service has sat
+          // idle through their runs, with its tabs parked on about:blank (docs/benchmarks.md, run 19).
+          await runBatch(
+            stack,
+            spa(9_000, bareK * 2).map((body) => body.url),
+          );
           const service = await batch(
             stack,
             Array.from({ length: pages }, (_, i) => spaUrl(site.origin, from + i)),

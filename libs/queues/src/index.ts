@@ -1,3 +1,3 @@
 export { QueuesModule } from './queues.module';
 export { JobProducer } from './job-producer';
-export type { AddOptions } from './job-producer';
+export type { AddOptions, WaitingJob } from './job-producer';

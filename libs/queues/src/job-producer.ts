@@ -21,6 +21,20 @@ interface Waiter {
 /** Bull's subscription to a queue's published events; its own job.finished() awaits the same. */
 type Subscribing = Queue & { _registerEvent(event: string): Promise<unknown> };
 
+// Bull's wait list is taken from its right end (priority jobs are inserted in order); the job's hash
+// sits under the queue's prefix and its id. ARGV: the queue's key prefix.
+const NEXT_WAITING = `
+local id = redis.call('LINDEX', KEYS[1], -1)
+if not id then return nil end
+return redis.call('HMGET', ARGV[1] .. id, 'name', 'data')
+`;
+
+/** What waits next in a queue, without Bull's job object. */
+export interface WaitingJob {
+  name: string;
+  data: unknown;
+}
+
 /** The typed way onto the queues: a name decides the queue, the payload type and the options. */
 @Injectable()
 export class JobProducer {
@@ -38,6 +52,18 @@ export class JobProducer {
 
   queue(name: QueueName): Queue {
     return this.queues[name];
+  }
+
+  /**
+   * The job a worker of the queue takes next, or undefined when none waits: one round trip, where
+   * Bull's getWaiting(0, 0) takes two and builds a Job (asked before every page of a batch).
+   */
+  async nextWaiting(name: QueueName): Promise<WaitingJob | undefined> {
+    const queue = this.queues[name];
+    const reply = (await queue.client.eval(NEXT_WAITING, 1, queue.toKey('wait'), queue.toKey(''))) as
+      [string | null, string | null] | null;
+    if (!reply?.[0]) return undefined;
+    return { name: reply[0], data: reply[1] ? JSON.parse(reply[1]) : undefined };
   }
 
   async add<N extends JobName>(

@@ -166,10 +166,10 @@ export class PageRunner {
    * keeps that list in priority order, so a sync scrape waiting is at its head.
    */
   private async queueHead(): Promise<QueueHead> {
-    const [head] = await this.producer.queue('render').getWaiting(0, 0);
+    const head = await this.producer.nextWaiting('render');
     if (!head) return undefined;
     if (head.name === 'scrape-sync') return 'sync';
-    return (head.data as Partial<PagesData>).piece ? 'piece' : 'other';
+    return (head.data as Partial<PagesData> | undefined)?.piece ? 'piece' : 'other';
   }
 
   private render(job: Job, index: number, url: string): Promise<PageResult> {

@@ -1,4 +1,4 @@
-import { chromium, errors, type Browser, type Dialog, type Page } from 'playwright-core';
+import { chromium, errors, type Browser, type Page } from 'playwright-core';
 import { MAX_HTML_BYTES } from '@app/queue-contracts';
 import { BrowserPool, type ContextProfile, type PageLease } from '../browser-pool';
 import { withDeadline } from '../deadline';
@@ -116,9 +116,9 @@ export class PlaywrightEngine implements RenderEngine {
     request: EngineRequest,
   ): Promise<Capture> {
     const tab = tabOf(page, browser);
-    const onDialog = (dialog: Dialog) => void dialog.dismiss().catch(() => undefined);
+    // No dialog listener: Playwright dismisses a dialog nobody listens for (accepts a
+    // beforeunload) by itself, and a listener costs two protocol calls a page to subscribe.
     const onPopup = (popup: Page) => void popup.close().catch(() => undefined);
-    page.on('dialog', onDialog);
     page.on('popup', onPopup);
     try {
       let monitor: PageMonitor;
@@ -139,7 +139,6 @@ export class PlaywrightEngine implements RenderEngine {
       return capture;
     } finally {
       tab.dispose();
-      page.off('dialog', onDialog);
       page.off('popup', onPopup);
     }
   }
