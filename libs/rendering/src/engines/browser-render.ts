@@ -100,19 +100,27 @@ const answers = (monitor: PageMonitor) =>
   );
 
 /**
- * The page's HTML. A page whose main thread does not answer (an endless script) has its scripts
- * terminated first; if it still does not answer (the script starts again), it is given up as
- * TIMEOUT, and its context is retired.
+ * The page's HTML. The first read doubles as the probe (one call a page less): a page whose main
+ * thread has not given it back within PROBE_MS (an endless script, or a document that takes that
+ * long to serialize) has its scripts terminated and is read again; if it still does not answer
+ * (the script starts again), it is given up as TIMEOUT, and its context is retired.
  */
 async function snapshot(monitor: PageMonitor, settings: TabSettings, ms: number): Promise<string> {
   const hung = () => {
     settings.onHung();
     return new PageFailure('TIMEOUT', "the page's scripts never gave the page back");
   };
-  if (!(await answers(monitor))) {
-    await monitor.terminateScripts();
-    if (!(await answers(monitor))) throw hung();
+  const first = monitor.html();
+  // Given up on below after PROBE_MS; its late end, or the termination cutting it, is not an error.
+  first.catch(() => undefined);
+  try {
+    return await withDeadline(first, PROBE_MS, 'reading the page');
+  } catch (err) {
+    if (!(err instanceof DeadlineError)) throw err;
   }
+  await monitor.terminateScripts();
+  // The probe also takes a termination that found no script running, so it cuts no later read.
+  if (!(await answers(monitor))) throw hung();
   try {
     return await withDeadline(monitor.html(), ms, 'reading the page');
   } catch (err) {
