@@ -97,6 +97,9 @@ export const FLAG_SETS: Record<string, string[]> = {
 /** The client-rendered article pages the bench renders: /spa/article/<id>. */
 export const spaUrl = (origin: string, id: number) => `${origin}/spa/article/${id}`;
 
+/** Every contender warms up on pages from this id on (2K of them), none of them measured. */
+export const WARM_UP_FIRST_ID = 9_000;
+
 /** The markdown holds the article, not the empty shell: its title ends in "(No. <id>)". */
 export function renderedArticle(markdown: string | undefined, id: number): boolean {
   return !!markdown?.includes(`(No. ${id})`);
@@ -273,7 +276,7 @@ async function main(): Promise<void> {
   const ids = Array.from({ length: count }, (_, i) => (values.same ? Number(values.same) : from + i));
   const plan: Plan = {
     origin: values.origin!,
-    warmup: Array.from({ length: concurrency * 2 }, (_, i) => 9_000 + i),
+    warmup: Array.from({ length: concurrency * 2 }, (_, i) => WARM_UP_FIRST_ID + i),
     ids,
     concurrency,
     flags: FLAG_SETS[values.flags],

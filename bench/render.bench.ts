@@ -7,11 +7,12 @@
 //       through the API, the render queue and a worker.
 // Each contender's K is picked by a short trial of each candidate; the service runs at the bare
 // loop's best K (RENDER_CONCURRENCY). Each contender warms up on 2K pages right before its
-// measured pages in every round: (a) and (b) in their own process, (c) with a batch of its own. CPU and peak RSS are of whole process trees, Chromium
-// included: the contender's process for (a) and (b); the API, the worker and the bench's own
-// redis-server for (c) (MariaDB is shared with others on this machine and left out). They are
-// sampled by a process of their own (bench/sampler.ts), off every contender's event loop and the
-// fixture site's, which this process serves.
+// measured pages in every round: (a) and (b) in their own process, (c) with a batch of its own.
+// CPU and peak RSS are of whole process trees, Chromium included: the contender's process for (a)
+// and (b); the API, the worker and the bench's own redis-server for (c) (MariaDB is shared with
+// others on this machine and left out). They are sampled by a process of their own
+// (bench/sampler.ts), off every contender's event loop and the fixture site's, which this process
+// serves.
 // Then: sequential sync scrapes of one page vs the bare render of that page, and render auto vs
 // browser on server-rendered pages (at RENDER_CONCURRENCY 4, and at the bare loop's K).
 // Options: --pages N (300), --trial N (60), --k 4,8,16,24 (bare candidates), --crawlee 4,8,16,24
@@ -27,6 +28,7 @@ import { parseArgs } from 'node:util';
 import { startFixtureSite } from '../test/fixtures/site/fixture-site';
 import { quantile, startSamplingElsewhere, type SampleSummary } from './process-tree';
 import {
+  WARM_UP_FIRST_ID,
   renderedArticle,
   runContender,
   spaUrl,
@@ -285,7 +287,8 @@ async function main(): Promise<void> {
       !result.error && renderedArticle(result.markdown as string | undefined, idOf(body.url));
     let sameService: RenderRun | undefined;
     try {
-      await scrapes(stack, spa(9_000, bareK * 2), bareK, isArticle);
+      const warmUp = spa(WARM_UP_FIRST_ID, bareK * 2);
+      await scrapes(stack, warmUp, bareK, isArticle);
       if (parts.has('throughput')) {
         // The machine's speed drifts by more than the gaps measured here from one minute to the
         // next, so the contenders take turns, each round on pages of its own.
@@ -300,7 +303,7 @@ async function main(): Promise<void> {
           // idle through their runs, with its tabs parked on about:blank (docs/benchmarks.md, run 19).
           await runBatch(
             stack,
-            spa(9_000, bareK * 2).map((body) => body.url),
+            warmUp.map((body) => body.url),
           );
           const service = await batch(
             stack,
