@@ -36,7 +36,7 @@ const SECRETS = ['KEY_HASH_SECRET', 'SECRETS_ENCRYPTION_KEY', 'ADMIN_TOKEN'];
 /** Carry passwords: in the cluster they come from the Secret as well. */
 const CREDENTIAL_URLS = ['DATABASE_URL', 'REDIS_URL'];
 const HEALTH_PORT_VARIABLE: Record<string, string> = { api: 'PORT', worker: 'WORKER_PORT' };
-/** Ranges the workers may never reach (DESIGN.md "Network policy"): private, CGNAT, link-local, ULA. */
+/** Ranges the workers may never reach (docs/decisions.md, Kubernetes): private, CGNAT, link-local, ULA. */
 const DENIED_EGRESS: Record<string, string[]> = {
   '0.0.0.0/0': ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '100.64.0.0/10', '169.254.0.0/16'],
   '::/0': ['fc00::/7', 'fe80::/10'],

@@ -12,7 +12,7 @@ interface AuditRow {
 }
 
 /**
- * The admin API (DESIGN.md "Admin API"): admin identities and their keys, every account's data,
+ * The admin API (README, Admin API): admin identities and their keys, every account's data,
  * the audit log, and the walls between customers and admins. No worker runs: deliveries stay
  * pending, which is all listing, scoping and replay bookkeeping need.
  */

@@ -13,7 +13,7 @@ import { ApiHarness, TestAccount, createAccount, startApi } from '../../../test/
 import { WorkerHarness, startWorker } from '../../../test/support/worker-harness';
 import { insertEndedJob, pageResult } from '../../../test/support/ended-jobs';
 
-/** DESIGN.md: the full `chromium` is fine for dashboard tests (the headless shell is the worker's). */
+/** The full `chromium` drives the dashboard tests (the headless shell, the worker's browser, has no UI). */
 const BROWSER = '/usr/bin/chromium';
 /**
  * Screenshots go to docs/images/ only when asked (DASHBOARD_SCREENSHOTS=1), so a test run leaves

@@ -149,7 +149,7 @@ describe('spine: keys, /v1/me, errors', () => {
       .expect(401);
   });
 
-  it('validates admin input with DESIGN.md error bodies', async () => {
+  it('validates admin input with the API error bodies', async () => {
     const bad = await api
       .admin(api.http().post('/admin/v1/accounts'))
       .send({ email: 'nope', plan: 'free' })

@@ -2,7 +2,7 @@ import { createSecretKey } from 'node:crypto';
 import { generateApiKey, hashApiKey, keyKind, parseApiKey } from './api-keys';
 
 describe('API keys', () => {
-  it('has the DESIGN.md format: prefix, 33 base62 characters, 6-character checksum', () => {
+  it('has the documented format: prefix, 33 base62 characters, 6-character checksum', () => {
     const live = generateApiKey('production');
     const test = generateApiKey('sandbox');
     expect(live.key).toMatch(/^osk_live_[0-9A-Za-z]{39}$/);

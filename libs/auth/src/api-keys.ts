@@ -2,8 +2,9 @@ import { KeyObject, createHmac, randomBytes } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import type { Environment } from '@app/persistence';
 
-// DESIGN.md "API keys": osk_live_/osk_test_ (osk_admin_ for admins), 192 random bits in base62,
-// then a 6-character checksum so a leaked key can be recognised offline (as GitHub's token format does).
+// osk_live_/osk_test_ (osk_admin_ for admins), 192 random bits in base62, then a 6-character
+// checksum so a leaked key can be recognised offline, as GitHub's token format does
+// (docs/decisions.md, API keys).
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const BODY_LENGTH = 33; // 62^33 > 2^192
 const CHECKSUM_LENGTH = 6; // 62^6 > 2^32

@@ -27,7 +27,7 @@ const toPlanView = (p: Plan): PlanView => ({
   max_concurrent_pages: p.maxConcurrentPages,
 });
 
-/** DESIGN.md "Plans": rows an admin edits; a change applies to every account on the plan at once. */
+/** Plans are rows an admin edits; a change applies to every account on the plan at once. */
 @Injectable()
 export class PlansService {
   constructor(

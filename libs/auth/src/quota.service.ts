@@ -22,11 +22,11 @@ interface WriteResult {
 type Row = [accountId: string, environment: Environment, month: string];
 
 /**
- * DESIGN.md "Quota": pages are reserved when a job is accepted (a batch of N reserves N, a crawl
- * its limit, a sync scrape 1) and given back when unused. One conditional UPDATE on the month's row
- * decides each reservation, so concurrent requests can never overspend; MySQL is the only record,
- * so nothing is lost when Redis is. The plan's quota comes with the caller's AuthContext, read on
- * every request, so a plan change applies to the next reservation.
+ * Quota (docs/decisions.md, Quota): pages are reserved when a job is accepted (a batch of N
+ * reserves N, a crawl its limit, a sync scrape 1) and given back when unused. One conditional
+ * UPDATE on the month's row decides each reservation, so concurrent requests can never overspend;
+ * MySQL is the only record, so nothing is lost when Redis is. The plan's quota comes with the
+ * caller's AuthContext, read on every request, so a plan change applies to the next reservation.
  */
 @Injectable()
 export class QuotaService {

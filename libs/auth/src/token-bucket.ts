@@ -4,9 +4,9 @@ import { UnavailableError } from '@app/common';
 import { Environment, REDIS, RedisKeys } from '@app/persistence';
 
 /**
- * DESIGN.md "Rate limit": one token bucket per account and environment, capacity = the plan's
- * per-minute limit, refilled continuously at limit/60 per second, decided atomically in Redis on
- * the server's clock (so API replicas with skewed clocks agree).
+ * The rate limit (docs/decisions.md, Rate limit): one token bucket per account and environment,
+ * capacity = the plan's per-minute limit, refilled continuously at limit/60 per second, decided
+ * atomically in Redis on the server's clock (so API replicas with skewed clocks agree).
  *
  * Exact integer arithmetic: one token is 60,000,000 units and the bucket gains `capacity` units a
  * microsecond, i.e. `capacity` tokens a minute. Every value stays below 2^53, so Lua's doubles hold

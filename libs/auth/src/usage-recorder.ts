@@ -39,7 +39,7 @@ export class UsageKeys {
 }
 
 /**
- * DESIGN.md "Request counting": a finished page counts once, per account, environment and UTC day.
+ * A request is a finished page (docs/api.md, Usage): it counts once, per account, environment and UTC day.
  * Counted in Redis (one atomic MULTI round trip) so a page never waits on a hot usage_daily row;
  * UsageFlusher moves the counts into MySQL.
  */

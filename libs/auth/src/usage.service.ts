@@ -43,7 +43,7 @@ const TTL_MS = 5000;
 const MAX_ENTRIES = 10_000;
 
 /**
- * DESIGN.md "Request counting": a request is a finished page; averages and rates are over the
+ * A request is a finished page (docs/api.md, Usage); averages and rates are over the
  * current UTC month; success_rate is a fraction 0..1.
  */
 @Injectable()

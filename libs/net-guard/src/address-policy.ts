@@ -69,7 +69,7 @@ function embeddedIpv4(addr: ipaddr.IPv6, range: string): ipaddr.IPv4[] | undefin
 }
 
 /**
- * Which peer addresses an outgoing connection may reach (DESIGN.md "Network policy (SSRF)").
+ * Which peer addresses an outgoing connection may reach (docs/decisions.md, Network policy).
  * Pure: it judges address strings and never dials or resolves anything.
  */
 export class AddressPolicy {

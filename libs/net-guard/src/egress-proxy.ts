@@ -105,7 +105,7 @@ function pipeCapped(source: Readable, target: Writable, limit: number, onExceede
 }
 
 /**
- * The browser's only way out (DESIGN.md "Network policy (SSRF)"): a forward proxy for plain HTTP
+ * The browser's only way out (docs/decisions.md, Network policy): a forward proxy for plain HTTP
  * (absolute-form requests) and CONNECT tunnels that resolves each host once, vets every address,
  * and dials only those addresses, so DNS rebinding cannot move a connection to a refused one.
  */

@@ -46,8 +46,8 @@ const MIN_TIMEOUT_MS = 1000;
 const NO_METADATA = { title: null, description: null, language: null, canonical_url: null };
 
 /**
- * Page in, page result out (DESIGN.md "Page result", "Rendering"). Page-level failures come back
- * as the result's `error`; it throws only when the machinery failed (no browser could be
+ * Page in, page result out (docs/api.md, Page result; docs/decisions.md, Rendering). Page-level
+ * failures come back as the result's `error`; it throws only when the machinery failed (no browser could be
  * launched, the egress proxy is gone), which the caller should retry.
  */
 export class RenderService {

@@ -13,8 +13,8 @@ import { killBrowsers } from './browser-processes';
 import { startEchoSite, type EchoSite } from './echo-site';
 import { startTestRendering } from './test-rendering';
 
-// One contract, every engine (DESIGN.md "Rendering": same contract tests). http runs no JavaScript,
-// so the browser-only behaviours have their own block below.
+// One contract, every engine: a page renders to the same result whichever engine took it. http
+// runs no JavaScript, so the browser-only behaviours have their own block below.
 type EngineUnderTest = 'http' | 'playwright' | 'puppeteer';
 const ENGINES: EngineUnderTest[] = ['http', 'playwright', 'puppeteer'];
 const BROWSERS = ['playwright', 'puppeteer'] as const;

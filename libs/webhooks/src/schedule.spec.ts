@@ -1,7 +1,7 @@
 import { RetrySchedule } from './schedule';
 
 describe('RetrySchedule', () => {
-  it('reads DESIGN.md default as a first try plus five retries, then dead letter', () => {
+  it('reads the default schedule as a first try plus five retries, then dead letter', () => {
     const schedule = new RetrySchedule(['30s', '2m', '10m', '1h', '6h']);
     expect(schedule.maxTries).toBe(6);
     expect([1, 2, 3, 4, 5].map((n) => schedule.waitAfter(n))).toEqual([

@@ -1,7 +1,7 @@
 import { durationToMs } from '@app/config';
 
 /**
- * When a delivery is tried (DESIGN.md "Delivery"): the first try at once, then one retry after
+ * When a delivery is tried (docs/api.md, Webhooks): the first try at once, then one retry after
  * each wait of WEBHOOK_RETRY_SCHEDULE; after the last retry fails, the delivery is dead.
  */
 export class RetrySchedule {

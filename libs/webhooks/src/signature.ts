@@ -3,7 +3,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 /** Standard Webhooks' secret prefix: what follows is the base64 of the HMAC key. */
 const SECRET_PREFIX = 'whsec_';
 
-/** A new signing secret: `whsec_` + base64 of 32 random bytes (DESIGN.md "Webhook"). */
+/** A new signing secret: `whsec_` + base64 of 32 random bytes, one per account and environment. */
 export function generateWebhookSecret(): string {
   return SECRET_PREFIX + randomBytes(32).toString('base64');
 }

@@ -33,7 +33,7 @@ class FieldProblemDto {
   message: string;
 }
 
-/** DESIGN.md "API contract / Errors": every non-2xx body. */
+/** Every non-2xx body (docs/api.md, Errors). */
 export class ErrorBodyDto {
   @ApiProperty({ description: 'What went wrong, for a person.', example: 'Rate limit exceeded' })
   detail: string;
@@ -114,7 +114,7 @@ const ERRORS = {
 
 export type ErrorStatus = keyof typeof ERRORS;
 
-/** The error answers a route can give, each with DESIGN.md's error body. */
+/** The error answers a route can give, each with the API's error body. */
 export const ApiErrors = (...statuses: ErrorStatus[]) =>
   applyDecorators(
     ...statuses.map((status) => ApiResponse({ status, type: ErrorBodyDto, ...ERRORS[status] })),

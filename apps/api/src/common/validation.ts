@@ -9,7 +9,7 @@ function problems(errors: ValidationError[], prefix = ''): FieldProblem[] {
   });
 }
 
-/** Nest's validation output, reshaped into DESIGN.md's 400 body with `errors: [{field, message}]`. */
+/** Nest's validation output, reshaped into the 400 body with `errors: [{field, message}]`. */
 export function createValidationPipe(): ValidationPipe {
   return new ValidationPipe({
     whitelist: true,

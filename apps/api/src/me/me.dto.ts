@@ -15,7 +15,7 @@ class UserDto {
   limit: number;
 }
 
-/** DESIGN.md "Request counting": a request is one page fetch; days and months are UTC. */
+/** A request is one page fetch; days and months are UTC (docs/api.md, Usage). */
 class UsageDto implements UsageSummary {
   @ApiProperty({ type: 'integer', description: 'Pages finished this month.' })
   requests_this_month: number;

@@ -5,7 +5,7 @@ import { ApiErrors, CustomerApi } from '../common/openapi';
 import { UsageQueryDto } from './dto/usage-query.dto';
 import { UsageSeriesDto } from './me.dto';
 
-/** DESIGN.md "GET /v1/usage?days=30": finished pages a UTC day, of the key's environment. */
+/** `GET /v1/usage?days=30`: finished pages a UTC day, of the key's environment. */
 @Controller('v1/usage')
 @CustomerApi('account')
 export class UsageController {

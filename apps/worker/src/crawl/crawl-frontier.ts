@@ -75,7 +75,7 @@ export class FrontierLostError extends Error {
 }
 
 /**
- * The Redis side of a crawl's frontier (DESIGN.md "Shape": Redis holds crawl frontiers): the seen
+ * The Redis side of a crawl's frontier (MySQL holds its pages; docs/decisions.md, Crawl): the seen
  * hash (dedupe key -> idx) and the counters behind `limit` and the discovery order. Keys carry the
  * job id as a hash tag, so one script touches one cluster slot.
  */

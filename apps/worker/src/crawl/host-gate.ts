@@ -25,7 +25,7 @@ redis.call('PEXPIRE', KEYS[1], slot + delay - now + 60000)
 return slot - now
 `;
 
-/** DESIGN.md "Fairness and politeness": the delay between fetches of one host (Crawl-delay or config). */
+/** The delay between fetches of one host (Crawl-delay or config), shared by all workers. */
 @Injectable()
 export class HostGate {
   constructor(

@@ -8,7 +8,7 @@ const MAX_SITEMAP_FILES = 20;
 const MAX_SITEMAP_BYTES = 50 * 1024 * 1024;
 
 /**
- * The page URLs a site's sitemaps list, to seed a crawl (DESIGN.md "Crawl"). Starts from the
+ * The page URLs a site's sitemaps list, to seed a crawl (unless `ignore_sitemap`). Starts from the
  * Sitemap lines of robots.txt, else `/sitemap.xml`; follows sitemap indexes breadth first. A sitemap
  * that cannot be read is skipped: seeding is a help, never a reason for a crawl to fail.
  */

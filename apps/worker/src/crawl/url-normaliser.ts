@@ -10,7 +10,7 @@ export interface NormalisedUrl {
 const HASH_ROUTE = /^#!?\//;
 
 /**
- * Crawl normalisation (DESIGN.md "Crawl"): WHATWG parsing lowercases scheme and host, drops the
+ * Crawl normalisation (docs/decisions.md, Crawl): WHATWG parsing lowercases scheme and host, drops the
  * default port and resolves dot segments; on top, the fragment goes unless it is a hash route, and
  * query parameters are sorted by name (raw text kept: `a=1&b` must not become `a=1&b=`). The key
  * also drops the scheme (http and https spellings of a site are one page) and a trailing slash

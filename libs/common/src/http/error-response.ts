@@ -2,7 +2,7 @@ import { HttpException } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { DomainError, ErrorCode, RateLimitedError, UnauthorizedError } from '../errors/domain-errors';
 
-// DESIGN.md "API contract / Errors": every non-2xx body is {detail, code, ...}.
+// Every non-2xx body is {detail, code, ...}; each code has one status (docs/api.md, Errors).
 const STATUS: Record<ErrorCode | 'internal', number> = {
   invalid_request: 400,
   unauthorized: 401,
@@ -70,7 +70,7 @@ function httpError(status: number, detail: string, bodyLimit?: number): ErrorRes
   }
   if (status === 415) detail = 'Unsupported Media Type: send JSON with Content-Type: application/json';
   const code = CODE_BY_STATUS[status] ?? (status >= 500 ? 'internal' : 'invalid_request');
-  // DESIGN.md's codes each have one status: a 4xx outside its list (Fastify's 415 for another
+  // Each code has one status: a 4xx outside the list (Fastify's 415 for another
   // content type, 414 for a path parameter over its length) is the client's bad request, 400.
   return { status: STATUS[code], body: { detail, code }, headers: {} };
 }

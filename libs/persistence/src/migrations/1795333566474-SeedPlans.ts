@@ -1,6 +1,6 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-// DESIGN.md "Plans": per-minute limit, monthly page quota, max concurrent pages per account.
+// The plans (README, Limits): per-minute limit, monthly page quota, max concurrent pages per account.
 const PLANS: [string, number, number, number][] = [
   ['free', 20, 1_000, 2],
   ['starter', 60, 50_000, 8],

@@ -35,7 +35,7 @@ function fenced(code: string, language: string): string {
   return `${fence}${language}\n${code.replace(/\n$/, '')}\n${fence}`;
 }
 
-/** The markdown of a page starts with its title as a level-1 heading (DESIGN.md "Request options"). */
+/** The markdown of a page starts with its title as a level-1 heading, with or without `only_main_content`. */
 function withTitle(markdown: string, title: string | null): string {
   if (!title) return markdown;
   const heading = titleHeading(title);

@@ -57,7 +57,7 @@ class PathPatternsConstraint implements ValidatorConstraintInterface {
   }
 }
 
-/** POST /v1/crawl (DESIGN.md "Request options": scrape options for every page, plus the crawl's). */
+/** POST /v1/crawl (the scrape options apply to every page; the crawl adds its own). */
 export class CrawlRequestDto extends ScrapeOptionsDto {
   /** The start page; checked further (scheme, credentials, address policy) by UrlChecker. */
   @ApiProperty({ format: 'uri', description: 'The start page: an http or https URL of a public address.' })

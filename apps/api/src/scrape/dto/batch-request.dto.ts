@@ -3,7 +3,7 @@ import { IsOptional, IsString } from 'class-validator';
 import { WEBHOOK_URL_DESCRIPTION } from '../../common/openapi';
 import { ScrapeOptionsDto } from './scrape-options.dto';
 
-/** DESIGN.md "Plans": max URLs per batch. */
+/** Max URLs per batch, on every plan (docs/api.md, Limits). */
 export const MAX_BATCH_URLS = 1_000_000;
 
 export class BatchRequestDto extends ScrapeOptionsDto {

@@ -42,8 +42,8 @@ class PageErrorDto {
 }
 
 /**
- * DESIGN.md "Page result". Only the formats asked for are present. A page that failed (including a
- * target answering >= 400, which still reports `status_code`) carries `error`.
+ * A page result (docs/api.md, Page result). Only the formats asked for are present. A page that
+ * failed (including a target answering >= 400, which still reports `status_code`) carries `error`.
  */
 export class PageResultDto implements PageResult {
   @ApiProperty({

@@ -123,8 +123,8 @@ const CssSelectorList = (description: string) =>
   );
 
 /**
- * DESIGN.md "Request options", shared by scrape, batch and crawl requests. Decorators run bottom-up
- * and only the first failure of a field is reported, so the type check sits nearest the field.
+ * Request options (docs/api.md), shared by scrape, batch and crawl requests. Decorators run
+ * bottom-up and only the first failure of a field is reported, so the type check sits nearest the field.
  */
 export class ScrapeOptionsDto {
   @ApiPropertyOptional({
