@@ -2,7 +2,7 @@
 #   docker build -f docker/api.Dockerfile -t scraper-api .
 # The same image runs the migrations: node dist/scripts/migrate.js (needs only DATABASE_URL).
 
-ARG NODE_IMAGE=node:20-bookworm-slim
+ARG NODE_IMAGE=node:24-bookworm-slim
 
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app

@@ -1,7 +1,7 @@
 # The worker image: Bull consumers and pooled Debian Chromium. Build from the repository root:
 #   docker build -f docker/worker.Dockerfile -t scraper-worker .
 
-ARG NODE_IMAGE=node:20-bookworm-slim
+ARG NODE_IMAGE=node:24-bookworm-slim
 
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
