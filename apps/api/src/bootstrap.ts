@@ -13,7 +13,7 @@ import { serveDashboard } from './dashboard/dashboard';
 
 /**
  * Builds the API exactly as production runs it; main.ts listens, tests use supertest on it once
- * `ready()` (Fastify: docs/decisions.md, "HTTP adapter"). Fastify sends no x-powered-by and no
+ * `ready()` (Fastify: docs/decisions.md, "HTTP layer"). Fastify sends no x-powered-by and no
  * ETag, and trusts no proxy.
  */
 export async function createApiApp(

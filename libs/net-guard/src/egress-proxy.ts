@@ -89,7 +89,7 @@ function endToEnd(headers: http.IncomingHttpHeaders): http.OutgoingHttpHeaders {
  * Pipes source into target, cutting both (destroying them) when more than `limit` bytes have come:
  * the chunk that crosses the limit is not passed on. A counter on source's own data events, not a
  * Transform in a pipeline(), which cost a stream, an AbortController and an AbortError a response
- * (docs/decisions.md, "Batch throughput").
+ * (docs/decisions.md, "Network policy").
  */
 function pipeCapped(source: Readable, target: Writable, limit: number, onExceeded: () => void): void {
   let seen = 0;
