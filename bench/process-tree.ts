@@ -83,7 +83,7 @@ const SAMPLE_MS = 200;
  * PSS is read on every tenth sample only (every 2 s). Reading smaps_rollup walks a process's page
  * tables under its mmap lock: every 200 ms over a Chromium tree it slowed the very contenders it
  * measured, the service (more processes, bigger heaps) more than the bare loop (bench:render: bare
- * 22.4 against 25.4 pages/s, service 18.2 against 22.0; docs/benchmarks.md, run 12).
+ * 22.4 against 25.4 pages/s, service 18.2 against 22.0; docs/decisions.md, Benchmarks).
  */
 const PSS_EVERY = 10;
 

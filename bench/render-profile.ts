@@ -1,7 +1,7 @@
 // `npm run bench:render-profile`: where CPU a page goes, by process kind (the API, the worker's
 // Node, Chromium's browser, renderer, GPU and network processes, redis-server, MariaDB), for the
 // service rendering one async batch, or (--bare) for bench:render's bare loop. Figures in
-// docs/benchmarks.md "Render" ("Where the service's time and CPU go").
+// docs/benchmarks.md, "Render profile".
 // Options: --pages N (300), --k N (4: RENDER_CONCURRENCY, or the bare loop's contexts),
 //          --static (server-rendered articles with render: auto instead of client-rendered ones
 //          through the browser), --bare, --read cdp|content (the bare loop's way of reading the

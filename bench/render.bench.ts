@@ -300,7 +300,7 @@ async function main(): Promise<void> {
           const bare = await contender('bare', site, { ids, concurrency: bareK, flags, read });
           const crawlee = await contender('crawlee', site, { ids, concurrency: crawleeK });
           // As (a) and (b), which warm up on 2K pages in each round's process: the service has sat
-          // idle through their runs, with its tabs parked on about:blank (docs/benchmarks.md, run 19).
+          // idle through their runs, with its tabs parked on about:blank (docs/decisions.md, Benchmarks).
           await runBatch(
             stack,
             warmUp.map((body) => body.url),
