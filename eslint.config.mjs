@@ -16,7 +16,7 @@ const LIBS = [
   'metrics',
 ];
 
-/** A lib may import only the libs listed here (DESIGN.md "Shape", STYLE.md "Boundaries"). */
+/** A lib may import only the libs listed here (docs/architecture.md, Boundaries). */
 const LIB_DEPENDENCIES = {
   config: [],
   common: [],
