@@ -1,20 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { withDeadline } from './deadline';
 import { BrowserGoneError } from './page-errors';
-
-/** Limits from WorkerEnv, named as Crawlee's browser pool names them. */
-export interface PoolLimits {
-  /** Browsers kept running (BROWSER_POOL_SIZE). */
-  browsers: number;
-  /** Contexts a browser keeps open, idle ones evicted first (CONTEXTS_PER_BROWSER). */
-  contextsPerBrowser: number;
-  /** Pages a context serves before it is replaced (CONTEXT_MAX_PAGES). */
-  contextMaxPages: number;
-  /** Pages a browser serves before it is replaced (BROWSER_MAX_PAGES). */
-  browserMaxPages: number;
-  /** Pages rendered at once; more wait their turn (RENDER_CONCURRENCY). */
-  concurrency: number;
-}
+import { newPoolCounters, poolStats, type PoolLimits, type PoolStats } from './pool-config';
 
 /** Who may share a context: one isolation key (an account) in one device profile. */
 export interface ContextProfile {
@@ -38,40 +25,6 @@ export interface PageLease {
    */
   keepPage(): void;
 }
-
-export interface PoolStats {
-  browsers: number;
-  /** Browsers with at least one page open; the rest are idle. */
-  browsersInUse: number;
-  contexts: number;
-  contextsInUse: number;
-  pagesInFlight: number;
-  browsersLaunched: number;
-  /** Browsers closed by the pool after browserMaxPages pages, or because they were stuck. */
-  browsersRecycled: number;
-  /** Browsers that went away by themselves (crashed, killed). */
-  browsersLost: number;
-  contextsCreated: number;
-  /** Tabs opened; a page that reuses a kept tab opens none. */
-  tabsOpened: number;
-  /** Pages started again on a fresh browser after theirs went away. */
-  retries: number;
-}
-
-/** The running totals of PoolStats, which each engine counts as its browsers come and go. */
-export type PoolCounters = Pick<
-  PoolStats,
-  'browsersLaunched' | 'browsersRecycled' | 'browsersLost' | 'contextsCreated' | 'tabsOpened' | 'retries'
->;
-
-export const newPoolCounters = (): PoolCounters => ({
-  browsersLaunched: 0,
-  browsersRecycled: 0,
-  browsersLost: 0,
-  contextsCreated: 0,
-  tabsOpened: 0,
-  retries: 0,
-});
 
 /** Opening or closing a page or context; past this the browser is taken to be stuck. */
 const OPERATION_MS = 10_000;
@@ -143,7 +96,7 @@ class Semaphore {
 }
 
 /**
- * Pooled Playwright browsers (DESIGN.md "Rendering"). Pages of one profile key share a context
+ * Pooled Playwright browsers. Pages of one profile key share a context
  * (cookies, cache), pages of different keys never do; a context is replaced after
  * contextMaxPages pages and a browser after browserMaxPages; a browser that crashes or is killed
  * is dropped, and the pages it held are started once more on a fresh one.
@@ -198,15 +151,12 @@ export class BrowserPool {
   }
 
   stats(): PoolStats {
-    const contexts = this.browsers.flatMap((b) => b.contexts);
-    return {
-      browsers: this.browsers.length,
-      browsersInUse: this.browsers.filter((b) => b.active > 0).length,
-      contexts: contexts.length,
-      contextsInUse: contexts.filter((c) => c.active > 0).length,
-      pagesInFlight: this.browsers.reduce((sum, b) => sum + b.active, 0),
-      ...this.counters,
-    };
+    const figures = this.browsers.map((b) => ({
+      pagesInFlight: b.active,
+      contexts: b.contexts.length,
+      contextsInUse: b.contexts.filter((c) => c.active > 0).length,
+    }));
+    return poolStats(figures, this.counters);
   }
 
   async close(): Promise<void> {

@@ -4,7 +4,7 @@ import { AddressPolicy, HOST_RESOLVER, NetGuardModule, type HostResolver } from 
 import { startRendering, type Rendering } from './rendering';
 import { RenderService } from './render.service';
 import type { BrowserEngine } from '@app/queue-contracts';
-import type { PoolStats } from './browser-pool';
+import type { PoolStats } from './pool-config';
 
 const RENDERING = Symbol('RENDERING');
 

@@ -4,21 +4,12 @@ import { resolveChromiumPath } from './engines/chromium';
 import { HttpEngine } from './engines/http.engine';
 import { PlaywrightEngine } from './engines/playwright.engine';
 import { PuppeteerEngine } from './engines/puppeteer.engine';
+import { poolLimits, type PoolEnv } from './pool-config';
 import { RefusalLog } from './refusal-log';
 import { RenderService } from './render.service';
 
-export type RenderingEnv = Pick<
-  WorkerEnv,
-  | 'CHROMIUM_PATH'
-  | 'RENDER_CONCURRENCY'
-  | 'BROWSER_POOL_SIZE'
-  | 'CONTEXTS_PER_BROWSER'
-  | 'CONTEXT_MAX_PAGES'
-  | 'BROWSER_MAX_PAGES'
-  | 'RENDER_IDLE_MS'
-  | 'RENDER_SETTLE_MAX_MS'
-  | 'EGRESS_MAX_BYTES'
->;
+export type RenderingEnv = PoolEnv &
+  Pick<WorkerEnv, 'CHROMIUM_PATH' | 'RENDER_IDLE_MS' | 'RENDER_SETTLE_MAX_MS' | 'EGRESS_MAX_BYTES'>;
 
 export interface RenderingOptions {
   env: RenderingEnv;
@@ -49,13 +40,8 @@ export async function startRendering({ env, policy, resolver }: RenderingOptions
   const browserSettings = {
     executablePath: resolveChromiumPath(env.CHROMIUM_PATH),
     proxyUrl: proxy.url,
-    limits: {
-      browsers: env.BROWSER_POOL_SIZE,
-      contextsPerBrowser: env.CONTEXTS_PER_BROWSER,
-      contextMaxPages: env.CONTEXT_MAX_PAGES,
-      browserMaxPages: env.BROWSER_MAX_PAGES,
-      concurrency: env.RENDER_CONCURRENCY,
-    },
+    // One limits object for both engines.
+    limits: poolLimits(env),
     idleMs: env.RENDER_IDLE_MS,
     settleMaxMs: env.RENDER_SETTLE_MAX_MS,
     refusals,

@@ -1,7 +1,7 @@
 import { MAX_HTML_BYTES, type BrowserEngine } from '@app/queue-contracts';
 import { contentKind, unsupportedReason } from '../content/content-kind';
 import { DeadlineError, remaining, sleep, withDeadline } from '../deadline';
-import type { PoolLimits } from '../browser-pool';
+import type { PoolLimits } from '../pool-config';
 import {
   BrowserGoneError,
   EgressUnavailableError,

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 
 /**
- * Flags every Chromium of the worker runs with (STYLE.md "Known traps"): no sandbox or GPU in a
+ * Flags every Chromium of the worker runs with, each against a known failure: no sandbox or GPU in a
  * container, no shared-memory files, no traffic of Chromium's own (component updates, sync, field
  * trials), and no QUIC, which the egress proxy cannot carry.
  */

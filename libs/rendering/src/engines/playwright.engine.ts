@@ -56,7 +56,7 @@ function tabOf(page: Page, browser: Browser): BrowserTab & { dispose(): void } {
   };
 }
 
-/** Renders in pooled Playwright browsers (DESIGN.md "Rendering"; the default engine). */
+/** Renders in pooled Playwright browsers (BrowserPool); the default engine. */
 export class PlaywrightEngine implements RenderEngine {
   readonly name = 'playwright' as const;
   private readonly pool: BrowserPool;

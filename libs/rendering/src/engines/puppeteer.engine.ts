@@ -4,7 +4,7 @@ import { MAX_HTML_BYTES, MAX_TIMEOUT_MS } from '@app/queue-contracts';
 import { withDeadline } from '../deadline';
 import { browserProfile, userAgentOverride } from './browser-profile';
 import { BrowserGoneError } from '../page-errors';
-import { newPoolCounters, type PoolStats } from '../browser-pool';
+import { newPoolCounters, poolStats, type PoolStats } from '../pool-config';
 import {
   KEEP_BROWSER_ON_SIGNALS,
   LAUNCH_MS,
@@ -48,9 +48,10 @@ function tabOf(page: Page): BrowserTab {
 }
 
 /**
- * Renders through puppeteer-cluster (DESIGN.md "Rendering": `engine: puppeteer`). The cluster gives
- * every page a fresh incognito context, so isolation needs no keys here; it relaunches a browser
- * that died, and this engine replaces the whole cluster after browserMaxPages pages.
+ * Renders through puppeteer-cluster (a request's `engine: puppeteer`), limited by the same PoolLimits
+ * as the Playwright pool. The cluster gives every page a fresh incognito context, so isolation
+ * needs no keys here; it relaunches a browser that died, and this engine replaces the whole cluster
+ * after browserMaxPages pages.
  */
 export class PuppeteerEngine implements RenderEngine {
   readonly name = 'puppeteer' as const;
@@ -97,16 +98,12 @@ export class PuppeteerEngine implements RenderEngine {
    * open, none idle.
    */
   stats(): PoolStats {
-    const open = [...this.browsers.values()];
-    const pagesInFlight = open.reduce((sum, pages) => sum + pages, 0);
-    return {
-      browsers: open.length,
-      browsersInUse: open.filter((pages) => pages > 0).length,
-      contexts: pagesInFlight,
-      contextsInUse: pagesInFlight,
-      pagesInFlight,
-      ...this.counters,
-    };
+    const figures = [...this.browsers.values()].map((pages) => ({
+      pagesInFlight: pages,
+      contexts: pages,
+      contextsInUse: pages,
+    }));
+    return poolStats(figures, this.counters);
   }
 
   async close(): Promise<void> {

@@ -1,0 +1,92 @@
+import type { WorkerEnv } from '@app/config';
+
+/** The worker variables a browser pool is configured from. */
+export type PoolEnv = Pick<
+  WorkerEnv,
+  | 'BROWSER_POOL_SIZE'
+  | 'CONTEXTS_PER_BROWSER'
+  | 'CONTEXT_MAX_PAGES'
+  | 'BROWSER_MAX_PAGES'
+  | 'RENDER_CONCURRENCY'
+>;
+
+/**
+ * What both browser engines are limited by, named as Crawlee's browser pool names its options. The
+ * puppeteer engine applies those its model has room for: puppeteer-cluster runs one browser and
+ * gives every page a fresh context, so it takes concurrency and browserMaxPages.
+ */
+export interface PoolLimits {
+  /** Browsers kept running (BROWSER_POOL_SIZE). */
+  browsers: number;
+  /** Contexts a browser keeps open, idle ones evicted first (CONTEXTS_PER_BROWSER). */
+  contextsPerBrowser: number;
+  /** Pages a context serves before it is replaced (CONTEXT_MAX_PAGES). */
+  contextMaxPages: number;
+  /** Pages a browser serves before it is replaced (BROWSER_MAX_PAGES). */
+  browserMaxPages: number;
+  /** Pages rendered at once; more wait their turn (RENDER_CONCURRENCY). */
+  concurrency: number;
+}
+
+/** The one place the pool variables become limits. */
+export const poolLimits = (env: PoolEnv): PoolLimits => ({
+  browsers: env.BROWSER_POOL_SIZE,
+  contextsPerBrowser: env.CONTEXTS_PER_BROWSER,
+  contextMaxPages: env.CONTEXT_MAX_PAGES,
+  browserMaxPages: env.BROWSER_MAX_PAGES,
+  concurrency: env.RENDER_CONCURRENCY,
+});
+
+export interface PoolStats {
+  browsers: number;
+  /** Browsers with at least one page open; the rest are idle. */
+  browsersInUse: number;
+  contexts: number;
+  contextsInUse: number;
+  pagesInFlight: number;
+  browsersLaunched: number;
+  /** Browsers closed by the pool after browserMaxPages pages, or because they were stuck. */
+  browsersRecycled: number;
+  /** Browsers that went away by themselves (crashed, killed). */
+  browsersLost: number;
+  contextsCreated: number;
+  /** Tabs opened; a page that reuses a kept tab opens none. */
+  tabsOpened: number;
+  /** Pages started again on a fresh browser after theirs went away. */
+  retries: number;
+}
+
+/** The running totals of PoolStats, which each engine counts as its browsers come and go. */
+export type PoolCounters = Pick<
+  PoolStats,
+  'browsersLaunched' | 'browsersRecycled' | 'browsersLost' | 'contextsCreated' | 'tabsOpened' | 'retries'
+>;
+
+export const newPoolCounters = (): PoolCounters => ({
+  browsersLaunched: 0,
+  browsersRecycled: 0,
+  browsersLost: 0,
+  contextsCreated: 0,
+  tabsOpened: 0,
+  retries: 0,
+});
+
+/** What one open browser holds right now. */
+export interface BrowserFigures {
+  pagesInFlight: number;
+  contexts: number;
+  contextsInUse: number;
+}
+
+/** PoolStats from each open browser's figures and the engine's running totals. */
+export function poolStats(browsers: BrowserFigures[], counters: PoolCounters): PoolStats {
+  const sum = (figure: keyof BrowserFigures) => browsers.reduce((total, b) => total + b[figure], 0);
+  return {
+    browsers: browsers.length,
+    browsersInUse: browsers.filter((b) => b.pagesInFlight > 0).length,
+    contexts: sum('contexts'),
+    contextsInUse: sum('contextsInUse'),
+    pagesInFlight: sum('pagesInFlight'),
+    ...counters,
+  };
+}
