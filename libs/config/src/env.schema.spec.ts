@@ -14,7 +14,7 @@ function problemsOf(fn: () => unknown): string[] {
 }
 
 describe('env schema', () => {
-  it('applies DESIGN.md defaults', () => {
+  it('applies the documented defaults', () => {
     const api = parseEnv(ApiEnv, { ...SECRETS });
     expect(api).toMatchObject({
       PORT: 3000,

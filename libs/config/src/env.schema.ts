@@ -12,6 +12,7 @@ import {
   getMetadataStorage,
   validateSync,
 } from 'class-validator';
+import { Doc } from './env-doc';
 
 /** Raised when the environment does not satisfy a schema; the message names each bad variable. */
 export class ConfigError extends Error {
@@ -35,31 +36,36 @@ const DURATION = /^\d+(ms|s|m|h)$/;
 const GENERATED = ' (npm start generates it into .env.local on a developer machine; production must set it)';
 
 // Decorators run bottom-up and only the first failure per variable is reported, so the type check
-// sits nearest each property.
+// sits nearest each property. @Doc gives each variable's meaning for the README once.
 
 /** What reaching the stores takes: enough for the migration runner. */
 export class DatabaseEnv {
+  @Doc('`production` requires every secret from the environment')
   @IsIn(['development', 'test', 'production'])
   NODE_ENV: 'development' | 'test' | 'production' = 'development';
 
+  @Doc('pino level; JSON logs, keys and secrets redacted')
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL = 'info';
 
   @Matches(/^mysql:\/\/[^/]+\/[A-Za-z0-9_]+(\?.*)?$/, {
     message: 'must look like mysql://user[:password]@host:port/database',
   })
+  @Doc('MySQL/MariaDB; the database is created if missing')
   DATABASE_URL = 'mysql://root@127.0.0.1:3306/scraper';
 }
 
 /** Settings every long-running process shares: stores, secrets, network policy, retention, webhooks. */
 export class SharedEnv extends DatabaseEnv {
+  @Doc('queues, buckets, hot counters, crawl frontiers')
   @Matches(/^rediss?:\/\/.+/, { message: 'must look like redis://host:port/db' })
   REDIS_URL = 'redis://127.0.0.1:6379/0';
 
-  /** Namespaces every Redis key (queues included), so several deployments or test runs share one Redis. */
+  @Doc('prefix of every Redis key, so deployments or test runs can share a Redis')
   @Matches(/^[A-Za-z0-9_:-]+$/)
   REDIS_PREFIX = 'scraper';
 
+  @Doc('key of the HMAC under which API keys are stored', 'none (generated locally)')
   @MinLength(32, { message: 'must be at least 32 characters (generate with: openssl rand -hex 32)' })
   @IsString({ message: `is required${GENERATED}` })
   KEY_HASH_SECRET: string;
@@ -67,49 +73,58 @@ export class SharedEnv extends DatabaseEnv {
   @Matches(/^[0-9a-fA-F]{64}$/, {
     message: 'must be 64 hex characters (generate with: openssl rand -hex 32)',
   })
+  @Doc('64 hex chars; encrypts webhook secrets at rest', 'none (generated locally)')
   @IsString({ message: `is required${GENERATED}` })
   SECRETS_ENCRYPTION_KEY: string;
 
+  @Doc('CIDRs opened explicitly (nothing private is reachable by default)')
   @Transform(toList)
   @Matches(/^[0-9a-fA-F:.]+\/\d{1,3}$/, { each: true, message: 'must be a comma-separated list of CIDRs' })
   NET_ALLOW_CIDRS: string[] = [];
 
+  @Doc(
+    '`public`: any public unicast address plus `NET_ALLOW_CIDRS`; `allowlist`: only `NET_ALLOW_CIDRS` (tests and CI)',
+  )
   @IsIn(['public', 'allowlist'])
   NET_EGRESS_MODE: 'public' | 'allowlist' = 'public';
 
+  @Doc('results are deleted after this')
   @Transform(toInt)
   @Min(1)
   @IsInt()
   RESULT_RETENTION_DAYS = 7;
 
-  /**
-   * Ended webhook deliveries (delivered or dead) and their attempts are deleted this long after
-   * their last change, and never while their job is unexpired (see docs/decisions.md).
-   */
+  @Doc(
+    "delivered and dead-lettered webhook deliveries (with their attempt log) are deleted this many days after their last change (delivery, dead letter or a replay's end), and only once their job has expired; pending ones never",
+  )
   @Transform(toInt)
   @Min(1)
   @IsInt()
   WEBHOOK_DELIVERY_RETENTION_DAYS = 7;
 
+  @Doc('waits between webhook attempts')
   @Transform(toList)
   @Matches(DURATION, { each: true, message: 'must be a comma-separated list of durations like 30s,2m,1h' })
   WEBHOOK_RETRY_SCHEDULE: string[] = ['30s', '2m', '10m', '1h', '6h'];
 
+  @Doc('receiver timeout')
   @Transform(toInt)
   @Min(1)
   @IsInt()
   WEBHOOK_TIMEOUT_MS = 30000;
 
+  @Doc('larger results are paged behind `next`')
   @Transform(toInt)
   @Min(1024)
   @IsInt()
   WEBHOOK_INLINE_MAX_BYTES = 5 * 1024 * 1024;
 
   /**
-   * How long SIGTERM may take: the API drains open requests (a sync scrape waits up to its page
-   * timeout plus 15 s), the worker finishes or hands back its jobs. k8s terminationGracePeriodSeconds
-   * must cover it plus the preStop pause.
+   * The API drains open requests (a sync scrape waits up to its page timeout plus 15 s), the worker
+   * finishes or hands back its jobs. k8s terminationGracePeriodSeconds must cover it plus the
+   * preStop pause.
    */
+  @Doc("how long a SIGTERM drain may take (see Shutdown); keep the orchestrator's grace period above it")
   @Transform(toInt)
   @Min(0)
   @Max(3_600_000)
@@ -120,19 +135,27 @@ export class SharedEnv extends DatabaseEnv {
    * Node's own variable (a PEM file of extra CAs). Node reads it only when a process starts; the
    * webhook sender reads it again so a process given it later (a test runner) trusts it as well.
    */
+  @Doc(
+    "Node's own: a PEM file of extra CAs webhook receivers may use (also read by the sender, see Webhooks)",
+  )
   @IsOptional()
   @IsString()
   NODE_EXTRA_CA_CERTS?: string;
 }
 
 export class ApiEnv extends SharedEnv {
+  @Doc('API port')
   @Transform(toInt)
   @Min(0)
   @Max(65535)
   @IsInt()
   PORT = 3000;
 
-  /** Bootstraps the first admin; without it the admin API answers 401 to everyone. */
+  /** Without it the admin API answers 401 to everyone. */
+  @Doc(
+    'bootstrap bearer of the admin API `/admin/v1`: creates the first admin, then keeps working (audited as `bootstrap`)',
+    'none (generated locally)',
+  )
   @IsOptional()
   @IsString()
   @MinLength(24, { message: 'must be at least 24 characters' })
@@ -140,34 +163,43 @@ export class ApiEnv extends SharedEnv {
 }
 
 export class WorkerEnv extends SharedEnv {
+  @Doc("worker's health and metrics port")
   @Transform(toInt)
   @Min(0)
   @Max(65535)
   @IsInt()
   WORKER_PORT = 3001;
 
+  @Doc(
+    'browser the worker launches',
+    "`/usr/lib/chromium/chromium-headless-shell` (Debian's headless shell) if present",
+  )
   @IsOptional()
   @IsString()
   CHROMIUM_PATH?: string;
 
+  @Doc('queues this worker consumes')
   @Transform(toList)
   @IsIn(['render', 'crawl', 'webhooks'], { each: true })
   WORKER_QUEUES: string[] = ['render', 'crawl', 'webhooks'];
 
+  @Doc('pages rendered at once per worker')
   @Transform(toInt)
   @Min(1)
   @Max(64)
   @IsInt()
   RENDER_CONCURRENCY = 2;
 
-  /** Pages in flight per target host across all workers (DESIGN.md "Fairness and politeness"). */
+  @Doc('pages in flight per target host across all workers')
   @Transform(toInt)
   @Min(1)
   @Max(1000)
   @IsInt()
   HOST_CONCURRENCY = 8;
 
-  /** Least time between two crawl fetches of one host; a robots.txt Crawl-delay can make it longer. */
+  @Doc(
+    "minimum delay between a crawl's fetches of one host (robots.txt Crawl-delay, capped at 30 s, wins when larger)",
+  )
   @Transform(toInt)
   @Min(0)
   @Max(60_000)
@@ -176,12 +208,14 @@ export class WorkerEnv extends SharedEnv {
 
   // Browser pool limits (libs/rendering), named like Crawlee's: a few browsers, each holding a few
   // contexts; contexts and browsers are replaced after a number of pages to shed leaked memory.
+  @Doc('browsers per worker')
   @Transform(toInt)
   @Min(1)
   @Max(16)
   @IsInt()
   BROWSER_POOL_SIZE = 1;
 
+  @Doc("browser contexts per browser (one account's pages share a context; accounts never do)")
   @Transform(toInt)
   @Min(1)
   @Max(64)
@@ -195,25 +229,29 @@ export class WorkerEnv extends SharedEnv {
    * until the tab closes), so by default a context lasts as long as its browser
    * (docs/decisions.md, "Rendering").
    */
+  @Doc('a context is recycled after this many pages (by default it lasts as long as its browser)')
   @Transform(toInt)
   @Min(1)
   @IsInt()
   CONTEXT_MAX_PAGES = 2000;
 
   /** Also bounds what the worker holds for a browser's navigations: about 44 MB at 2000. */
+  @Doc(
+    'a browser is retired after this many pages (this also bounds what the worker keeps of its navigations, about 22 KB each)',
+  )
   @Transform(toInt)
   @Min(1)
   @IsInt()
   BROWSER_MAX_PAGES = 2000;
 
-  /** A page counts as settled after this long without network activity. */
+  @Doc('network quiet that counts as "settled"')
   @Transform(toInt)
   @Min(0)
   @Max(10_000)
   @IsInt()
   RENDER_IDLE_MS = 500;
 
-  /** Longest wait for the load event and network quiet once the document is parsed. */
+  @Doc('longest wait for the load event and network quiet once the document is parsed')
   @Transform(toInt)
   @Min(0)
   @Max(120_000)
@@ -221,11 +259,14 @@ export class WorkerEnv extends SharedEnv {
   RENDER_SETTLE_MAX_MS = 5000;
 
   /**
-   * Most bytes the egress proxy carries from a target to the browser over one plain-HTTP answer or
-   * one CONNECT tunnel. Well above a page's 10 MiB of HTML, so an oversized document is still judged
-   * by the render path (which counts what Chromium parsed), and a tunnel also carries its origin's
-   * other responses for the context's pages (HTTP/2 puts them all on one connection).
+   * Well above a page's 10 MiB of HTML, so an oversized document is still judged by the render path
+   * (which counts what Chromium parsed), and a tunnel also carries its origin's other responses for
+   * the context's pages (HTTP/2 puts them all on one connection).
    */
+  @Doc(
+    "most bytes the browser's egress proxy carries from a target over one plain-HTTP answer or one CONNECT tunnel: a larger declared `content-length` is refused (a document so refused is `TOO_LARGE`), a stream is cut there (a subresource fails, the page goes on); keep it well above the 10 MiB HTML cap, which the render path judges",
+    '`67108864` (64 MiB)',
+  )
   @Transform(toInt)
   @Min(1024 * 1024)
   @IsInt()

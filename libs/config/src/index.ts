@@ -8,3 +8,4 @@ export {
   readEnvironment,
 } from './config.module';
 export { durationToMs } from './duration';
+export { documentedVariables, type DocumentedVariable } from './env-doc';
