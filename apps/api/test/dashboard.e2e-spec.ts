@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync } from 'node:fs';
 import os from 'node:os';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -7,6 +7,7 @@ import { Browser, Page, chromium } from 'playwright-core';
 import { expect as expectPage } from 'playwright/test';
 import { DataSource } from 'typeorm';
 import { WebhookDeliveries } from '@app/webhooks';
+import { DASHBOARD_ROOT } from '../src/dashboard/dashboard';
 import { CHROMIUM_FLAGS } from '../../../test/fixtures/chromium';
 import { HttpsReceiver, makeTestCertificate, startHttpsReceiver } from '../../../test/fixtures/https';
 import { ApiHarness, TestAccount, createAccount, startApi } from '../../../test/support/api-harness';
@@ -25,6 +26,30 @@ const IMAGES =
     : mkdtempSync(path.join(os.tmpdir(), 'dashboard-shots-'));
 /** A first try and two retries, then dead letter: seconds, not hours. */
 const SCHEDULE = '100ms,200ms';
+/** Every script of the dashboard as the browser asks for it: the entry and the modules it imports. */
+const SCRIPTS = readdirSync(DASHBOARD_ROOT, { recursive: true, encoding: 'utf8' })
+  .filter((f) => f.endsWith('.js'))
+  .map((f) => `/dashboard/${f.split(path.sep).join('/')}`)
+  .sort();
+/** A screen's nav label and the heading it shows, in the nav's order. */
+const SCREENS = {
+  customer: [
+    ['Usage', 'Usage'],
+    ['API keys', 'API keys'],
+    ['Settings › Webhooks', 'Settings › Webhooks'],
+    ['Deliveries', 'Webhook deliveries'],
+    ['Dead letters', 'Dead letters'],
+    ['Jobs', 'Jobs'],
+  ],
+  admin: [
+    ['Accounts', 'Accounts'],
+    ['Jobs', 'Jobs'],
+    ['Deliveries', 'Webhook deliveries'],
+    ['Dead letters', 'Dead letters'],
+    ['Plans', 'Plans'],
+    ['Audit log', 'Audit log'],
+  ],
+};
 
 /**
  * The dashboard in a real browser, end to end: the API serves the pages, the real worker delivers
@@ -46,6 +71,9 @@ describe('dashboard (Chromium)', () => {
   let deadJob: string;
   let deadDelivery: string;
   const consoleErrors: string[] = [];
+  /** The dashboard's own files the browser fetched, and those it could not. */
+  const fetched = new Set<string>();
+  const unfetched: string[] = [];
 
   const shot = (name: string) => page.screenshot({ path: path.join(IMAGES, `${name}.png`), fullPage: true });
   const heading = () => page.getByRole('heading', { level: 1 });
@@ -126,6 +154,16 @@ describe('dashboard (Chromium)', () => {
     page.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
     page.on('pageerror', (e) => consoleErrors.push(e.message));
     page.on('dialog', (d) => void d.accept());
+    page.on('response', (r) => {
+      const { pathname } = new URL(r.url());
+      if (!pathname.startsWith('/dashboard/')) return;
+      if (r.status() < 400) fetched.add(pathname);
+      else unfetched.push(`${r.status()} ${pathname}`);
+    });
+    page.on('requestfailed', (r) => {
+      const { pathname } = new URL(r.url());
+      if (pathname.startsWith('/dashboard/')) unfetched.push(`${r.failure()?.errorText} ${pathname}`);
+    });
   });
 
   afterAll(async () => {
@@ -144,8 +182,15 @@ describe('dashboard (Chromium)', () => {
     expect(csp).toContain("frame-ancestors 'none'");
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
     expect(res.headers.get('referrer-policy')).toBe('no-referrer');
-    expect(await res.text()).toContain('<script src="app.js" defer></script>');
-    expect((await fetch(`${base}/dashboard/app.js`)).headers.get('content-type')).toMatch(/javascript/);
+    expect(await res.text()).toContain('<script type="module" src="app.js"></script>');
+    // A module served as anything but JavaScript is refused by the browser.
+    expect(SCRIPTS.length).toBeGreaterThan(1);
+    for (const script of SCRIPTS) {
+      const served = await fetch(`${base}${script}`);
+      expect([script, served.status]).toEqual([script, 200]);
+      expect(served.headers.get('content-type')).toMatch(/^text\/javascript|^application\/javascript/);
+      expect(served.headers.get('content-security-policy')).toBe(csp);
+    }
     expect((await fetch(`${base}/dashboard/../package.json`)).status).toBe(404);
   });
 
@@ -305,9 +350,31 @@ describe('dashboard (Chromium)', () => {
     await shot('dashboard-admin-audit');
   });
 
+  it('renders every screen of both views with its heading, not an error', async () => {
+    for (const [key, screens] of [
+      [adminKey, SCREENS.admin],
+      [account.liveKey, SCREENS.customer],
+    ] as const) {
+      await signOut();
+      await signIn(key);
+      const links = page.getByRole('navigation').getByRole('link');
+      await expectPage(links).toHaveText(screens.map(([label]) => label));
+      for (const [label, title] of screens) {
+        await nav(label);
+        await expectPage(heading()).toHaveText(title);
+        // A screen that failed shows only its heading and the error line.
+        await expectPage(page.locator('#page-error')).toBeEmpty();
+        expect(await page.locator('#view > *').count()).toBeGreaterThan(2);
+      }
+    }
+  });
+
   it('never logged a key and met no script or CSP error', () => {
     const logs = api.logs.join('');
     for (const key of [account.liveKey, other.liveKey, adminKey]) expect(logs).not.toContain(key);
     expect(consoleErrors.filter((e) => !/401|404|Failed to load resource/.test(e))).toEqual([]);
+    // Every module loaded: none is missing, refused or left out of the imports.
+    expect(unfetched).toEqual([]);
+    expect([...fetched].filter((f) => f.endsWith('.js')).sort()).toEqual(SCRIPTS);
   });
 });
