@@ -13,6 +13,7 @@ const LIBS = [
   'rendering',
   'net-guard',
   'webhooks',
+  'jobs',
   'metrics',
 ];
 
@@ -26,7 +27,9 @@ const LIB_DEPENDENCIES = {
   'net-guard': ['config', 'common'],
   rendering: ['config', 'common', 'net-guard', 'queue-contracts'],
   auth: ['config', 'common', 'persistence'],
-  webhooks: ['config', 'common', 'persistence', 'net-guard', 'queue-contracts', 'queues'],
+  // The job tables are read and written only here (test/rules/job-sql-owner.spec.ts holds the others to it).
+  jobs: ['config', 'common', 'persistence', 'queue-contracts', 'auth'],
+  webhooks: ['config', 'common', 'persistence', 'net-guard', 'queue-contracts', 'queues', 'jobs'],
   // Prometheus lives here and in the apps; other libs expose stats or listeners the apps turn into series.
   metrics: [],
 };

@@ -13,6 +13,7 @@
 import 'reflect-metadata';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
+import { JobStats } from '@app/jobs';
 import { ARTICLE_COUNT } from '../test/fixtures/site/articles';
 import { mib, redisUsedMemory, startServiceStack } from './service-stack';
 import { processRssMiB, sample } from './process-tree';
@@ -121,18 +122,11 @@ async function main(): Promise<void> {
       await stack.startWorker(workerSettings, workerNodeArgs);
       const ids = kept.map((k) => k.jobId);
       for (;;) {
-        const [{ n }] = await db.query<{ n: string }[]>(
-          'SELECT COUNT(*) AS n FROM job_url_chunks WHERE job_id IN (?)',
-          [ids],
-        );
-        if (Number(n) === 0) break;
+        if ((await new JobStats(db).chunks(ids)) === 0) break;
         await sleep(250);
       }
       const expansionSeconds = (performance.now() - expansionStarted) / 1000;
-      const [{ n: rows }] = await db.query<{ n: string }[]>(
-        'SELECT COUNT(*) AS n FROM job_pages WHERE job_id IN (?)',
-        [ids],
-      );
+      const { rows } = await new JobStats(db).pages(ids);
       const expandedUrls = kept.reduce((sum, k) => sum + k.size, 0);
       if (Number(rows) !== expandedUrls)
         throw new Error(`expanded ${rows} page rows, expected ${expandedUrls}`);

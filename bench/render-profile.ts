@@ -19,6 +19,7 @@ import { parseArgs } from 'node:util';
 import { startFixtureSite, type FixtureSite } from '../test/fixtures/site/fixture-site';
 import { ownTicks, processRssMiB, processTree, sample } from './process-tree';
 import { renderedArticle, runContender, spaUrl } from './render-contenders';
+import { JobStats } from '@app/jobs';
 import { startServiceStack, type ServiceStack } from './service-stack';
 
 const SAMPLE_MS = 200;
@@ -188,18 +189,12 @@ function finishing(done: number[]): string {
 
 /** When the batch's pages finished, from its acceptance. */
 async function timeline(stack: ServiceStack, jobId: string): Promise<string> {
-  const [job] = await stack.db.query<{ c: Date; s: Date; f: Date }[]>(
-    'SELECT created_at AS c, started_at AS s, finished_at AS f FROM jobs WHERE id = ?',
-    [jobId],
-  );
-  const rows = await stack.db.query<{ f: Date }[]>(
-    'SELECT finished_at AS f FROM job_pages WHERE job_id = ? ORDER BY finished_at',
-    [jobId],
-  );
-  const done = rows.map((r) => (r.f.getTime() - job.c.getTime()) / 1000);
+  const job = await new JobStats(stack.db).timeline(jobId);
+  const since = (d: Date) => (d.getTime() - job.created.getTime()) / 1000;
+  const done = job.pages.map(since);
   return (
-    `  timeline (s from acceptance): started ${((job.s.getTime() - job.c.getTime()) / 1000).toFixed(2)}, ` +
-    `${finishing(done)}; job ended ${((job.f.getTime() - job.c.getTime()) / 1000).toFixed(2)}`
+    `  timeline (s from acceptance): started ${since(job.started!).toFixed(2)}, ` +
+    `${finishing(done)}; job ended ${since(job.finished!).toFixed(2)}`
   );
 }
 

@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { newId } from '@app/common';
-import { Environment, Job, JobPage, JobStatus, JobType } from '@app/persistence';
+import { Environment } from '@app/persistence';
+import { Job, JobPage, JobStatus, JobType } from '@app/jobs';
 import type { PageResult } from '@app/queue-contracts';
 
 /** A page result as the worker stores it; `error` makes it a failed page. */

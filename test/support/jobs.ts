@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import { JobStats } from '@app/jobs';
 import type { ApiHarness } from './api-harness';
 
 /** Polls GET /v1/jobs/{id} until the job leaves queued/running. */
@@ -54,22 +55,6 @@ export async function waitForFinishedPages(
   }
 }
 
-/** Rows per index and per status of a job's pages, straight from MySQL: the counts "after". */
-async function pageRows(db: DataSource, id: string) {
-  const [row] = await db.query(
-    `SELECT COUNT(*) AS n, COUNT(DISTINCT idx) AS distinct_pages, SUM(status = 'succeeded') AS ok,
-            SUM(status = 'failed') AS failed
-       FROM job_pages WHERE job_id = ?`,
-    [id],
-  );
-  return {
-    rows: Number(row.n),
-    distinct: Number(row.distinct_pages),
-    succeeded: Number(row.ok),
-    failed: Number(row.failed),
-  };
-}
-
 /**
  * Waits for the job's end and asserts it completed with every page succeeded exactly once: results
  * in input order, one row per page, counters equal to the rows.
@@ -83,12 +68,13 @@ export async function expectEveryPageOnce(
 ) {
   const job = await waitForJob(api, key, id, timeoutMs);
   const data = await allResults(api, key, id);
-  const rows = await pageRows(api.app.get(DataSource), id);
+  const { rows, distinct, succeeded, failed } = await new JobStats(api.app.get(DataSource)).pages([id]);
   // Which pages failed and why, before the counters that only say how many.
   expect(data.filter((p) => p.error).map((p) => ({ url: p.url, error: p.error }))).toEqual([]);
   expect(job).toMatchObject({ status: 'completed', total: urls.length, completed: urls.length, failed: 0 });
   expect(data.map((p) => p.index)).toEqual(urls.map((_, i) => i));
   expect(data.map((p) => p.url)).toEqual(urls);
-  expect(rows).toEqual({ rows: urls.length, distinct: urls.length, succeeded: urls.length, failed: 0 });
-  return { job, data, rows };
+  const counts = { rows, distinct, succeeded, failed };
+  expect(counts).toEqual({ rows: urls.length, distinct: urls.length, succeeded: urls.length, failed: 0 });
+  return { job, data, rows: counts };
 }

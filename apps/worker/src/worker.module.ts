@@ -1,12 +1,12 @@
 import { DynamicModule, Module, Provider } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { LoggerModule } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
 import { ConfigModule, WorkerEnv } from '@app/config';
-import { QuotaService, UsageModule } from '@app/auth';
+import { UsageModule } from '@app/auth';
 import { ErrorFilter, httpLoggerOptions } from '@app/common';
-import { Job, JobPage, PersistenceModule, QuotaMonthly, RedisModule } from '@app/persistence';
+import { JobStateModule } from '@app/jobs';
+import { PersistenceModule, RedisModule } from '@app/persistence';
 import { NetGuardModule } from '@app/net-guard';
 import { QueuesModule } from '@app/queues';
 import { RenderingModule } from '@app/rendering';
@@ -49,9 +49,7 @@ export class WorkerModule {
     const crawls = env.WORKER_QUEUES.includes('crawl');
     // A pod that consumes neither `render` nor `crawl` never launches a browser.
     const pageParts: Provider[] =
-      renders || crawls
-        ? [JobProgress, InFlightLimits, QuotaService, Reconciler, RetentionSweeper, RenderMetrics]
-        : [];
+      renders || crawls ? [JobProgress, InFlightLimits, Reconciler, RetentionSweeper, RenderMetrics] : [];
     const renderParts: Provider[] = renders ? [PageRunner, SyncScrape, BatchExpander, RenderProcessor] : [];
     const crawlParts: Provider[] = crawls
       ? [CrawlRunner, CrawlFrontier, HostGate, RobotsRules, SitemapReader, CrawlProcessor]
@@ -66,7 +64,7 @@ export class WorkerModule {
         PersistenceModule.forRoot(),
         RedisModule,
         QueuesModule,
-        TypeOrmModule.forFeature([Job, JobPage, QuotaMonthly]),
+        JobStateModule,
         UsageModule,
         // Always: a render-only pod still creates the deliveries of the jobs it ends.
         WebhooksModule,

@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
 import { loadWorkerEnv } from '@app/config';
+import { JOB_ENTITIES, JobRetention } from '@app/jobs';
 import { dataSourceOptions } from '@app/persistence';
 import { newId } from '@app/common';
 import { RetentionSweeper } from '../src/maintenance/retention-sweeper.service';
@@ -12,7 +13,7 @@ describe('retention sweeper', () => {
 
   beforeAll(async () => {
     api = await startApi();
-    db = new DataSource(dataSourceOptions(process.env.DATABASE_URL!, 2));
+    db = new DataSource(dataSourceOptions(process.env.DATABASE_URL!, 2, JOB_ENTITIES));
     await db.initialize();
   });
   afterAll(async () => {
@@ -32,7 +33,7 @@ describe('retention sweeper', () => {
     const kept = await insertEndedJob(db, { accountId: account.id, type: 'batch', webhookUrl: null, pages });
     await db.query('UPDATE jobs SET expires_at = ? WHERE id = ?', [new Date(Date.now() - 1000), expired]);
 
-    const deleted = await new RetentionSweeper(db, loadWorkerEnv()).sweep();
+    const deleted = await new RetentionSweeper(db, new JobRetention(db), loadWorkerEnv()).sweep();
     expect(deleted).toBeGreaterThanOrEqual(1);
     const count = async (table: string, id: string) =>
       Number(
@@ -52,7 +53,11 @@ describe('retention sweeper', () => {
   describe('webhook deliveries', () => {
     const DAY = 24 * 3600 * 1000;
     const sweeper = () =>
-      new RetentionSweeper(db, Object.assign(loadWorkerEnv(), { WEBHOOK_DELIVERY_RETENTION_DAYS: 7 }));
+      new RetentionSweeper(
+        db,
+        new JobRetention(db),
+        Object.assign(loadWorkerEnv(), { WEBHOOK_DELIVERY_RETENTION_DAYS: 7 }),
+      );
 
     /** An ended job with one delivery (status, last changed `updatedDaysAgo` days ago) and two attempts. */
     async function delivery(

@@ -4,6 +4,4 @@ export { dataSourceOptions } from './data-source-options';
 export { runMigrationsLocked, ensureDatabase } from './migrate';
 export { RedisModule, REDIS, RedisKeys } from './redis/redis.module';
 export { checkDependencies } from './dependency-check';
-export { JobResultsReader } from './repositories/job-results.reader';
-export type { JobView, JobAccepted } from './repositories/job-view';
 export { encodeCursor, decodeCursor } from './repositories/cursor';

@@ -18,6 +18,8 @@ export class PersistenceModule {
           useFactory: (env: SharedEnv) => ({
             ...dataSourceOptions(env.DATABASE_URL, poolSize),
             retryAttempts: 0,
+            // The job tables' entities come from libs/jobs' module (TypeOrmModule.forFeature).
+            autoLoadEntities: true,
           }),
         }),
       ],

@@ -3,7 +3,8 @@ import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, In, LessThan, Repository } from 'typeorm';
 import { SharedEnv } from '@app/config';
 import { newId } from '@app/common';
-import { Environment, Job, TERMINAL_JOB_STATUSES, WebhookDelivery } from '@app/persistence';
+import { JobQueries, TERMINAL_JOB_STATUSES } from '@app/jobs';
+import { Environment, WebhookDelivery } from '@app/persistence';
 import type { DeliverData } from '@app/queue-contracts';
 import { JobProducer } from '@app/queues';
 import { WebhookPayloads } from './webhook-payload';
@@ -37,7 +38,7 @@ interface DeliveryRow extends Round {
 }
 
 /**
- * The delivery log and its state machine (DESIGN.md "Delivery"). A job that ends with a
+ * The delivery log and its state machine. A job that ends with a
  * webhook_url gets exactly one delivery (a unique index on job_id); each try is a `deliver` job
  * on the webhooks queue, recorded in MySQL, which stays the record: the sweep rebuilds whatever
  * a crash or a lost Redis dropped.
@@ -50,7 +51,7 @@ export class WebhookDeliveries {
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
-    @InjectRepository(Job) private readonly jobs: Repository<Job>,
+    private readonly jobs: JobQueries,
     @InjectRepository(WebhookDelivery) private readonly deliveries: Repository<WebhookDelivery>,
     private readonly payloads: WebhookPayloads,
     private readonly secrets: WebhookSecrets,
@@ -72,7 +73,7 @@ export class WebhookDeliveries {
       await this.enqueue(existing);
       return existing.id;
     }
-    const job = await this.jobs.findOneBy({ id: jobId });
+    const job = await this.jobs.find(jobId);
     if (!job?.webhookUrl || !TERMINAL_JOB_STATUSES.includes(job.status)) return null;
     const now = new Date();
     const delivery: Partial<WebhookDelivery> = {
@@ -234,14 +235,8 @@ export class WebhookDeliveries {
    */
   async sweep(graceMs = SWEEP_GRACE_MS): Promise<{ created: number; requeued: number }> {
     const before = new Date(Date.now() - graceMs);
-    const missing = await this.db.query<{ id: string }[]>(
-      `SELECT j.id FROM jobs j LEFT JOIN webhook_deliveries d ON d.job_id = j.id
-        WHERE j.status IN (?) AND j.webhook_url IS NOT NULL AND d.id IS NULL
-          AND j.expires_at > NOW(3) AND COALESCE(j.finished_at, j.created_at) < ?
-        ORDER BY j.id LIMIT ?`,
-      [TERMINAL_JOB_STATUSES, before, SWEEP_BATCH],
-    );
-    for (const { id } of missing) await this.jobEnded(id);
+    const missing = await this.jobs.endedWithoutDelivery(before, SWEEP_BATCH);
+    for (const id of missing) await this.jobEnded(id);
     const overdue = await this.deliveries.find({
       where: { status: 'pending', nextAttemptAt: LessThan(before) },
       select: { id: true, status: true, attemptCount: true, nextAttemptAt: true },

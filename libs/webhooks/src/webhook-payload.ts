@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { SharedEnv } from '@app/config';
-import { Job, JobResultsReader, JobStatus, JobView, decodeCursor, encodeCursor } from '@app/persistence';
+import { Job, JobResultsReader, JobStatus, JobView } from '@app/jobs';
+import { decodeCursor, encodeCursor } from '@app/persistence';
 import type { PageResult } from '@app/queue-contracts';
 
 /** Rows read per query while filling `data`. */
@@ -13,7 +14,7 @@ export interface ListedResult {
   error?: { code: string; message: string };
 }
 
-/** The webhook body (DESIGN.md "Webhook"): `{job_id, status, result}`, plus counters for lists. */
+/** The webhook body: `{job_id, status, result}`, plus counters for a batch or crawl. */
 export interface WebhookPayload {
   job_id: string;
   status: JobStatus;

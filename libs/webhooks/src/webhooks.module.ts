@@ -1,14 +1,8 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { SharedEnv } from '@app/config';
-import {
-  Job,
-  JobPage,
-  JobResultsReader,
-  WebhookAttempt,
-  WebhookDelivery,
-  WebhookSecret,
-} from '@app/persistence';
+import { JobStateModule } from '@app/jobs';
+import { WebhookAttempt, WebhookDelivery, WebhookSecret } from '@app/persistence';
 import { NetGuardModule } from '@app/net-guard';
 import { SecretBox } from './secret-box';
 import { WebhookDeliveries } from './webhook-deliveries.service';
@@ -19,7 +13,8 @@ import { WebhookSender } from './sender';
 /** Secrets, payloads, the sender and the delivery log; the queue consumer lives in the worker. */
 @Module({
   imports: [
-    TypeOrmModule.forFeature([Job, JobPage, WebhookSecret, WebhookDelivery, WebhookAttempt]),
+    TypeOrmModule.forFeature([WebhookSecret, WebhookDelivery, WebhookAttempt]),
+    JobStateModule,
     NetGuardModule,
   ],
   providers: [
@@ -28,7 +23,6 @@ import { WebhookSender } from './sender';
       inject: [SharedEnv],
       useFactory: (env: SharedEnv) => new SecretBox(env.SECRETS_ENCRYPTION_KEY),
     },
-    JobResultsReader,
     WebhookPayloads,
     WebhookSecrets,
     WebhookSender,

@@ -1,6 +1,6 @@
 import { Controller, Delete, Get, Param, Query } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
-import type { JobView } from '@app/persistence';
+import type { JobView } from '@app/jobs';
 import { JobsService } from '../jobs/jobs.service';
 import { JobResultQueryDto } from '../jobs/dto/job-query.dto';
 import { AdminRoute } from './admin.guard';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { AuthContext } from '@app/auth';
-import { JobAccepted, JobPage } from '@app/persistence';
+import type { JobAccepted } from '@app/jobs';
 import { JobProducer } from '@app/queues';
 import { JobsService } from '../jobs/jobs.service';
 import { UrlChecker } from '../scrape/url-checker';
@@ -8,7 +8,7 @@ import { CrawlRequestDto, toCrawlOptions } from './dto/crawl-request.dto';
 
 /**
  * POST /v1/crawl. The job starts with one page, the start URL (idx 0, depth 0), and reserves its
- * `limit` of the month's quota (DESIGN.md "Quota"); the worker grows it and gives back the rest.
+ * `limit` of the month's quota; the worker grows it and gives back what it did not fetch.
  */
 @Injectable()
 export class CrawlService {
@@ -29,11 +29,8 @@ export class CrawlService {
         url,
         options,
         webhookUrl,
-        total: 1,
+        pages: [url],
         reserve: options.limit,
-        writePages: async (em, id) => {
-          await em.getRepository(JobPage).insert({ jobId: id, idx: 0, url, depth: 0 });
-        },
       },
       { key: idempotencyKey, body: dto },
     );

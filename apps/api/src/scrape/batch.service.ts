@@ -1,29 +1,19 @@
 import { Injectable } from '@nestjs/common';
-import { promisify } from 'node:util';
-import { gzip } from 'node:zlib';
 import { FieldProblem, InvalidRequestError } from '@app/common';
 import type { AuthContext } from '@app/auth';
-import { JobAccepted, JobUrlChunk } from '@app/persistence';
+import type { JobAccepted } from '@app/jobs';
 import { JobProducer } from '@app/queues';
 import { JobsService } from '../jobs/jobs.service';
 import { toScrapeOptions } from './dto/scrape-options.dto';
 import { BatchRequestDto } from './dto/batch-request.dto';
 import { UrlChecker } from './url-checker';
 
-const gzipAsync = promisify(gzip);
-
-/** URLs per chunk row: about 0.5 to 2 MB compressed for ordinary URLs. */
-const URLS_PER_CHUNK = 100_000;
-/**
- * A chunk compressing to more is split: the driver sends a BLOB as hex in the INSERT's text, so
- * the statement is about twice this, under MySQL's default 16 MB max_allowed_packet.
- */
-const MAX_CHUNK_BYTES = 6 * 1024 * 1024;
 const MAX_REPORTED_PROBLEMS = 20;
 
 /**
  * POST /v1/scrape/batch/async. Acceptance is O(1) in database round trips: the URL list is stored
- * compressed in a few chunk rows, and the worker expands it into pages (DESIGN.md "Batch acceptance").
+ * compressed in a few chunk rows (libs/jobs), and the worker expands it into pages: a batch of
+ * 100,000 URLs is accepted in a few statements, not 100,000 inserts.
  */
 @Injectable()
 export class BatchService {
@@ -36,7 +26,6 @@ export class BatchService {
   async accept(auth: AuthContext, dto: BatchRequestDto, idempotencyKey?: string): Promise<JobAccepted> {
     const urls = this.checkUrls(dto.urls);
     const webhookUrl = dto.webhook_url === undefined ? null : await this.urls.webhook(dto.webhook_url);
-    const chunks = await compressChunks(urls);
     const { jobId, created } = await this.jobs.accept(
       auth,
       {
@@ -44,11 +33,7 @@ export class BatchService {
         url: null,
         options: toScrapeOptions(dto),
         webhookUrl,
-        total: urls.length,
-        writePages: async (em, id) => {
-          // One statement a row: together they would pass the packet limit.
-          for (const chunk of chunks) await em.getRepository(JobUrlChunk).insert({ ...chunk, jobId: id });
-        },
+        pages: urls,
       },
       { key: idempotencyKey, body: dto },
     );
@@ -79,28 +64,4 @@ export class BatchService {
     }
     return out;
   }
-}
-
-async function compressChunks(urls: string[]): Promise<Omit<JobUrlChunk, 'jobId'>[]> {
-  const ranges: Omit<JobUrlChunk, 'jobId' | 'chunkNo'>[] = [];
-  for (let first = 0; first < urls.length; first += URLS_PER_CHUNK) {
-    ranges.push(...(await compressRange(urls, first, Math.min(URLS_PER_CHUNK, urls.length - first))));
-  }
-  return ranges.map((range, chunkNo) => ({ ...range, chunkNo }));
-}
-
-/** The URLs [first, first + count) compressed, in halves while they compress to too much. */
-async function compressRange(
-  urls: string[],
-  first: number,
-  count: number,
-): Promise<Omit<JobUrlChunk, 'jobId' | 'chunkNo'>[]> {
-  // Level 1: the list compresses ~6x at a fraction of the CPU of the default level.
-  const data = await gzipAsync(JSON.stringify(urls.slice(first, first + count)), { level: 1 });
-  if (data.length <= MAX_CHUNK_BYTES || count === 1) return [{ firstIndex: first, urlCount: count, data }];
-  const half = Math.ceil(count / 2);
-  return [
-    ...(await compressRange(urls, first, half)),
-    ...(await compressRange(urls, first + half, count - half)),
-  ];
 }

@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { TimeoutError, UnavailableError } from '@app/common';
 import { AuthContext, QuotaService } from '@app/auth';
-import { JobPage } from '@app/persistence';
 import { JobProducer } from '@app/queues';
 import type { PageResult } from '@app/queue-contracts';
 import { JobsService } from '../jobs/jobs.service';
-import type { JobAccepted } from '@app/persistence';
+import type { JobAccepted } from '@app/jobs';
 import { toScrapeOptions } from './dto/scrape-options.dto';
 import { AsyncScrapeRequestDto, ScrapeRequestDto } from './dto/scrape-request.dto';
 import { UrlChecker } from './url-checker';
@@ -68,10 +67,7 @@ export class ScrapeService {
         url,
         options: toScrapeOptions(dto),
         webhookUrl,
-        total: 1,
-        writePages: async (em, id) => {
-          await em.getRepository(JobPage).insert({ jobId: id, idx: 0, url });
-        },
+        pages: [url],
       },
       { key: idempotencyKey, body: dto },
     );

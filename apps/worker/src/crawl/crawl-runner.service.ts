@@ -1,9 +1,15 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { DataSource, Repository } from 'typeorm';
 import { WorkerEnv } from '@app/config';
-import { Job, TERMINAL_JOB_STATUSES } from '@app/persistence';
+import {
+  CrawlPages,
+  Job,
+  JobLifecycle,
+  JobQueries,
+  PageProgress,
+  PageRow,
+  TERMINAL_JOB_STATUSES,
+} from '@app/jobs';
 import { JobProducer } from '@app/queues';
 import {
   UNFETCHED_PAGE_CODES,
@@ -36,13 +42,6 @@ const REBUILD_TRIES = 100;
 
 type UnfetchedCode = (typeof UNFETCHED_PAGE_CODES)[number];
 
-interface PageRow {
-  url: string;
-  depth: number;
-  status: string;
-  attempts: number;
-}
-
 /** A discovered URL with what the crawl will do with it. */
 interface Found {
   url: string;
@@ -52,7 +51,7 @@ interface Found {
 }
 
 /**
- * Renders one page of a crawl and grows the crawl from it (DESIGN.md "Crawl"): the page's links
+ * Renders one page of a crawl and grows the crawl from it: the page's links
  * (and, for the start page, the sitemap's URLs) are judged against scope and robots.txt, admitted
  * by the Redis frontier (dedupe, `limit`, discovery order), stored as page rows and queued. The
  * children are stored, and jobs.total raised, BEFORE the parent page finishes, so completed +
@@ -63,8 +62,10 @@ export class CrawlRunner {
   private readonly logger = new Logger(CrawlRunner.name);
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
-    @InjectRepository(Job) private readonly jobs: Repository<Job>,
+    private readonly jobs: JobQueries,
+    private readonly pages: PageProgress,
+    private readonly crawlPages: CrawlPages,
+    private readonly lifecycle: JobLifecycle,
     private readonly progress: JobProgress,
     private readonly renderer: RenderService,
     private readonly limits: InFlightLimits,
@@ -77,15 +78,12 @@ export class CrawlRunner {
   ) {}
 
   async run({ jobId, idx, slotAt }: CrawlPageData): Promise<void> {
-    const job = await this.jobs.findOneBy({ id: jobId });
+    const job = await this.jobs.find(jobId);
     if (!job || TERMINAL_JOB_STATUSES.includes(job.status)) return;
-    const [page] = await this.db.query<PageRow[]>(
-      'SELECT url, depth, status, attempts FROM job_pages WHERE job_id = ? AND idx = ?',
-      [jobId, idx],
-    );
+    const page = await this.pages.page(jobId, idx);
     if (!page) return;
     if (page.status === 'succeeded' || page.status === 'failed') return this.complete(jobId);
-    await this.progress.markRunning(jobId);
+    await this.lifecycle.markRunning(jobId);
     const options = job.options as CrawlOptions;
     const url = new URL(page.url);
     const robots = options.respect_robots_txt ? await this.robots.forOrigin(url.origin) : null;
@@ -119,14 +117,14 @@ export class CrawlRunner {
     );
     if (!lease) return this.handBack(jobId, idx, LIMITED_RETRY_MS);
     try {
-      await this.progress.markPageRunning(jobId, idx);
+      await this.pages.markRunning(jobId, idx);
       const result = await renderWithRetries(
         this.renderer,
         { url: page.url, index: idx, options: renderOptions(options), isolationKey: job.accountId },
         (attempt, err) => this.logger.warn({ jobId, idx, attempt, err }, 'render crashed'),
       );
       // A page run before (a crashed worker) may have admitted children whose rows were not stored.
-      if (!(await this.progress.cancelled(jobId)))
+      if (!(await this.lifecycle.cancelled(jobId)))
         await this.grow(job, options, page, idx, result, page.attempts > 0);
       if (!options.formats.includes('links')) delete result.links;
       await this.progress.finishPage(job, result);
@@ -194,7 +192,17 @@ export class CrawlRunner {
       });
     }
     if (!admitted.length) return;
-    await this.store(job.id, options, admitted);
+    await this.crawlPages.addChildren(
+      job.id,
+      admitted.map(({ found, idx }) => ({
+        idx,
+        url: found.url,
+        depth: found.depth,
+        ...(found.skip
+          ? { skipped: { ...errorResult(found.url, idx, options, found.skip), error: found.skip } }
+          : {}),
+      })),
+    );
     const toFetch = admitted.filter((a) => !a.found.skip);
     await this.producer.addMany(
       'crawl-page',
@@ -264,10 +272,7 @@ export class CrawlRunner {
 
   /** The frontier as MySQL knows it, for a rebuild after Redis lost it (or before the first admission). */
   private async frontierRecord(jobId: string): Promise<FrontierRecord> {
-    const rows = await this.db.query<{ idx: number; url: string; error_code: string | null }[]>(
-      'SELECT idx, url, error_code FROM job_pages WHERE job_id = ?',
-      [jobId],
-    );
+    const rows = await this.crawlPages.rows(jobId);
     const record: FrontierRecord = { fetched: 0, skipped: 0, maxIdx: -1, seen: new Map() };
     for (const row of rows) {
       const unfetched = UNFETCHED_PAGE_CODES.includes(row.error_code as UnfetchedCode);
@@ -278,47 +283,6 @@ export class CrawlRunner {
       if (n) record.seen.set(n.key, row.idx);
     }
     return record;
-  }
-
-  /**
-   * Rows in one transaction with the counters: pages to fetch as pending; unfetched ones finished
-   * at once, as failed pages with their reason (no quota, no usage). INSERT IGNORE and the counts
-   * of rows actually inserted keep a retried page from counting a child twice.
-   */
-  private async store(jobId: string, options: CrawlOptions, admitted: { found: Found; idx: number }[]) {
-    const toFetch = admitted.filter((a) => !a.found.skip);
-    const skipped = admitted.filter((a) => a.found.skip);
-    await this.db.transaction(async (em) => {
-      let fetchRows = 0;
-      let skipRows = 0;
-      if (toFetch.length) {
-        const res = await em.query<{ affectedRows: number }>(
-          `INSERT IGNORE INTO job_pages (job_id, idx, url, depth) VALUES ${toFetch.map(() => '(?, ?, ?, ?)').join(',')}`,
-          toFetch.flatMap((a) => [jobId, a.idx, a.found.url, a.found.depth]),
-        );
-        fetchRows = res.affectedRows;
-      }
-      if (skipped.length) {
-        const res = await em.query<{ affectedRows: number }>(
-          `INSERT IGNORE INTO job_pages (job_id, idx, url, depth, status, error_code, result, finished_at)
-           VALUES ${skipped.map(() => `(?, ?, ?, ?, 'failed', ?, ?, NOW(3))`).join(',')}`,
-          skipped.flatMap(({ found, idx }) => [
-            jobId,
-            idx,
-            found.url,
-            found.depth,
-            found.skip!.code,
-            JSON.stringify(errorResult(found.url, idx, options, found.skip!)),
-          ]),
-        );
-        skipRows = res.affectedRows;
-      }
-      await em.query('UPDATE jobs SET total = total + ?, failed = failed + ? WHERE id = ?', [
-        fetchRows + skipRows,
-        skipRows,
-        jobId,
-      ]);
-    });
   }
 }
 

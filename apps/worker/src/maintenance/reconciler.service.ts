@@ -1,7 +1,6 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import Redis from 'ioredis';
-import { DataSource } from 'typeorm';
+import { JobLifecycle, OpenJob, OpenJobs } from '@app/jobs';
 import { REDIS, RedisKeys } from '@app/persistence';
 import { JobProducer } from '@app/queues';
 import { JobProgress } from '../render/job-progress.service';
@@ -12,16 +11,9 @@ const CHECK_EVERY_MS = 5_000;
 /** A job still `queued` this long after creation lost its queue entry (or never got one). */
 const QUEUED_GRACE_MS = 60_000;
 
-interface OpenJob {
-  id: string;
-  type: 'scrape' | 'batch' | 'crawl';
-  account_id: string;
-  status: 'queued' | 'running';
-  chunks: number;
-}
-
 /**
- * MySQL is the record; Redis may lose everything at any time (DESIGN.md "Shape"). A marker key tells
+ * MySQL is the record; Redis may lose everything at any time (it holds only queues, leases and
+ * crawl frontiers, all rebuilt from MySQL). A marker key tells
  * when it did: then every job not yet ended gets its queue entries back from its page rows (a
  * crawl's frontier too, rebuilt by CrawlFrontier when next used). Jobs
  * that stay `queued` past a grace period are re-queued too. Queue entries have fixed ids, so one
@@ -33,7 +25,8 @@ export class Reconciler implements OnApplicationBootstrap, OnApplicationShutdown
   private loop?: { stop: () => Promise<void> };
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly openJobs: OpenJobs,
+    private readonly lifecycle: JobLifecycle,
     @Inject(REDIS) private readonly redis: Redis,
     private readonly keys: RedisKeys,
     private readonly producer: JobProducer,
@@ -52,14 +45,7 @@ export class Reconciler implements OnApplicationBootstrap, OnApplicationShutdown
   async check(): Promise<number> {
     const marker = this.keys.key('reconciler', 'epoch');
     const redisWasReset = (await this.redis.set(marker, new Date().toISOString(), 'NX')) === 'OK';
-    const jobs = await this.db.query<OpenJob[]>(
-      `SELECT j.id, j.type, j.account_id, j.status,
-              (SELECT COUNT(*) FROM job_url_chunks c WHERE c.job_id = j.id) AS chunks
-         FROM jobs j
-        WHERE j.status = 'running' AND ?
-           OR j.status = 'queued' AND (? OR j.created_at < NOW(3) - INTERVAL ? SECOND)`,
-      [redisWasReset, redisWasReset, QUEUED_GRACE_MS / 1000],
-    );
+    const jobs = await this.openJobs.list(redisWasReset, QUEUED_GRACE_MS / 1000);
     for (const job of jobs) await this.requeue(job);
     if (jobs.length) this.logger.log({ jobs: jobs.length, redisWasReset }, 're-queued open jobs from MySQL');
     return jobs.length;
@@ -72,26 +58,20 @@ export class Reconciler implements OnApplicationBootstrap, OnApplicationShutdown
       return;
     }
     const window = windowFor(await this.progress.maxConcurrentPages(job.account_id));
-    const starts = await this.db.query<{ start: number }[]>(
-      `SELECT DISTINCT idx - MOD(idx, ?) AS start FROM job_pages
-        WHERE job_id = ? AND status IN ('pending', 'running') ORDER BY start LIMIT ?`,
-      [PAGES_PER_JOB, job.id, window],
-    );
+    const starts = await this.openJobs.unfinishedChunkStarts(job.id, PAGES_PER_JOB, window);
     if (!starts.length) {
-      await this.progress.markRunning(job.id);
+      await this.lifecycle.markRunning(job.id);
       await this.progress.completeIfDone(job.id);
       return;
     }
-    const [{ total }] = await this.db.query<{ total: number }[]>('SELECT total FROM jobs WHERE id = ?', [
-      job.id,
-    ]);
+    const total = await this.openJobs.total(job.id);
     await this.producer.addMany(
       'pages',
-      starts.map(({ start }) => ({
+      starts.map((start) => ({
         data: {
           jobId: job.id,
-          fromIdx: Number(start),
-          toIdx: Math.min(total, Number(start) + PAGES_PER_JOB),
+          fromIdx: start,
+          toIdx: Math.min(total, start + PAGES_PER_JOB),
         },
         options: { jobId: `${job.id}:${start}` },
       })),
@@ -103,18 +83,15 @@ export class Reconciler implements OnApplicationBootstrap, OnApplicationShutdown
    * touched here: the first admission that finds it gone rebuilds it from the page rows.
    */
   private async requeueCrawl(jobId: string): Promise<void> {
-    const pages = await this.db.query<{ idx: number }[]>(
-      `SELECT idx FROM job_pages WHERE job_id = ? AND status IN ('pending', 'running') ORDER BY idx`,
-      [jobId],
-    );
+    const pages = await this.openJobs.unfinishedPages(jobId);
     if (!pages.length) {
-      await this.progress.markRunning(jobId);
+      await this.lifecycle.markRunning(jobId);
       await this.progress.completeIfDone(jobId);
       return;
     }
     await this.producer.addMany(
       'crawl-page',
-      pages.map(({ idx }) => ({ data: { jobId, idx }, options: { jobId: `${jobId}:p:${idx}` } })),
+      pages.map((idx) => ({ data: { jobId, idx }, options: { jobId: `${jobId}:p:${idx}` } })),
     );
   }
 }

@@ -2,6 +2,7 @@ import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } fro
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { WorkerEnv } from '@app/config';
+import { JobRetention } from '@app/jobs';
 import { every } from './periodic';
 
 const SWEEP_EVERY_MS = 10 * 60_000;
@@ -20,6 +21,7 @@ export class RetentionSweeper implements OnApplicationBootstrap, OnApplicationSh
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
+    private readonly jobs: JobRetention,
     private readonly env: WorkerEnv,
   ) {}
 
@@ -37,19 +39,9 @@ export class RetentionSweeper implements OnApplicationBootstrap, OnApplicationSh
   async sweep(now = new Date()): Promise<number> {
     let deleted = 0;
     for (;;) {
-      const ids = (
-        await this.db.query<{ id: string }[]>('SELECT id FROM jobs WHERE expires_at < ? LIMIT ?', [
-          now,
-          JOBS_PER_ROUND,
-        ])
-      ).map((r) => r.id);
-      if (!ids.length) break;
-      await this.db.transaction(async (em) => {
-        await em.query('DELETE FROM job_pages WHERE job_id IN (?)', [ids]);
-        await em.query('DELETE FROM job_url_chunks WHERE job_id IN (?)', [ids]);
-        await em.query('DELETE FROM jobs WHERE id IN (?)', [ids]);
-      });
-      deleted += ids.length;
+      const n = await this.jobs.deleteExpired(now, JOBS_PER_ROUND);
+      if (!n) break;
+      deleted += n;
     }
     if (deleted) this.logger.log({ deleted }, 'deleted expired jobs');
     return deleted;
@@ -65,13 +57,7 @@ export class RetentionSweeper implements OnApplicationBootstrap, OnApplicationSh
     const expired = `d.status IN ('succeeded', 'failed') AND d.updated_at < ?`;
     let deleted = 0;
     for (;;) {
-      const ids = (
-        await this.db.query<{ id: string }[]>(
-          `SELECT d.id FROM webhook_deliveries d LEFT JOIN jobs j ON j.id = d.job_id
-            WHERE ${expired} AND (j.id IS NULL OR j.expires_at < ?) LIMIT ?`,
-          [before, now, DELIVERIES_PER_ROUND],
-        )
-      ).map((r) => r.id);
+      const ids = await this.jobs.deliveriesOfExpiredJobs(expired, [before], now, DELIVERIES_PER_ROUND);
       if (!ids.length) break;
       await this.db.transaction(async (em) => {
         // Locked and checked again: a replay since the read makes the delivery pending and keeps it.

@@ -1,8 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Between, In, Repository } from 'typeorm';
 import { WorkerEnv } from '@app/config';
-import { Job, JobPage, TERMINAL_JOB_STATUSES } from '@app/persistence';
+import { Job, JobLifecycle, JobQueries, PageProgress, TERMINAL_JOB_STATUSES } from '@app/jobs';
 import { JobProducer } from '@app/queues';
 import type { PagesData, PageResult, ScrapeOptions } from '@app/queue-contracts';
 import { RenderService } from '@app/rendering';
@@ -32,8 +30,9 @@ export class PageRunner {
   private readonly logger = new Logger(PageRunner.name);
 
   constructor(
-    @InjectRepository(Job) private readonly jobs: Repository<Job>,
-    @InjectRepository(JobPage) private readonly pages: Repository<JobPage>,
+    private readonly jobs: JobQueries,
+    private readonly pages: PageProgress,
+    private readonly lifecycle: JobLifecycle,
     private readonly progress: JobProgress,
     private readonly renderer: RenderService,
     private readonly limits: InFlightLimits,
@@ -44,16 +43,12 @@ export class PageRunner {
   ) {}
 
   async run({ jobId, fromIdx, toIdx, piece }: PagesData): Promise<void> {
-    const job = await this.jobs.findOneBy({ id: jobId });
+    const job = await this.jobs.find(jobId);
     if (!job || TERMINAL_JOB_STATUSES.includes(job.status)) return;
     const [, maxInFlight, todo] = await Promise.all([
-      this.progress.markRunning(jobId),
+      this.lifecycle.markRunning(jobId),
       this.progress.maxConcurrentPages(job.accountId),
-      this.pages.find({
-        where: { jobId, idx: Between(fromIdx, toIdx - 1), status: In(['pending', 'running']) },
-        select: { idx: true, url: true },
-        order: { idx: 'ASC' },
-      }),
+      this.pages.unfinished(jobId, fromIdx, toIdx),
     ]);
     // A page is stored while the next one renders (a commit is 10-25 ms here, a static page's
     // whole render about as much); at most one store is in flight, and every exit waits for it, so
@@ -129,10 +124,10 @@ export class PageRunner {
           // meanwhile (stop here) or another worker finished it (skip it).
           const rendering = this.render(job, page.idx, page.url);
           rendering.catch(() => undefined);
-          const marked = await this.progress.markPageRunning(jobId, page.idx);
+          const marked = await this.pages.markRunning(jobId, page.idx);
           result = await rendering;
           if (!marked) {
-            if (await this.progress.cancelled(jobId)) return;
+            if (await this.lifecycle.cancelled(jobId)) return;
             continue;
           }
         } finally {

@@ -4,11 +4,6 @@ export { Account } from './account.entity';
 export type { AccountStatus } from './account.entity';
 export type { StoredKey } from './stored-key';
 export { ApiKey } from './api-key.entity';
-export { Job, JOB_STATUSES, TERMINAL_JOB_STATUSES } from './job.entity';
-export type { JobType, JobStatus } from './job.entity';
-export { JobUrlChunk } from './job-url-chunk.entity';
-export { JobPage, PAGE_STATUSES } from './job-page.entity';
-export type { PageStatus } from './job-page.entity';
 export { WebhookSecret } from './webhook-secret.entity';
 export { WebhookDelivery } from './webhook-delivery.entity';
 export type { DeliveryStatus } from './webhook-delivery.entity';
@@ -23,9 +18,6 @@ export { AuditEntry } from './audit-entry.entity';
 import { Plan } from './plan.entity';
 import { Account } from './account.entity';
 import { ApiKey } from './api-key.entity';
-import { Job } from './job.entity';
-import { JobUrlChunk } from './job-url-chunk.entity';
-import { JobPage } from './job-page.entity';
 import { WebhookSecret } from './webhook-secret.entity';
 import { WebhookDelivery } from './webhook-delivery.entity';
 import { WebhookAttempt } from './webhook-attempt.entity';
@@ -36,13 +28,11 @@ import { Admin } from './admin.entity';
 import { AdminKey } from './admin-key.entity';
 import { AuditEntry } from './audit-entry.entity';
 
+/** The tables this library owns; the job tables' entities come from libs/jobs (see dataSourceOptions). */
 export const ENTITIES = [
   Plan,
   Account,
   ApiKey,
-  Job,
-  JobUrlChunk,
-  JobPage,
   WebhookSecret,
   WebhookDelivery,
   WebhookAttempt,

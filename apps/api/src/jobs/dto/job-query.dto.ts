@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
-import { JOB_STATUSES, JobStatus, JobType } from '@app/persistence';
+import { JOB_STATUSES, JobStatus, JobType } from '@app/jobs';
 import { PageQueryDto } from '../../common/page-query.dto';
 
 export class JobResultQueryDto {

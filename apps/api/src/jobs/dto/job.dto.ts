@@ -1,5 +1,5 @@
 import { ApiExtraModels, ApiProperty, getSchemaPath } from '@nestjs/swagger';
-import { JOB_STATUSES, type JobAccepted, type JobStatus, type JobType, type JobView } from '@app/persistence';
+import { JOB_STATUSES, type JobAccepted, type JobStatus, type JobType, type JobView } from '@app/jobs';
 import { PageResultDto } from '../../scrape/dto/page-result.dto';
 
 const JOB_TYPES: JobType[] = ['scrape', 'batch', 'crawl'];
@@ -73,7 +73,7 @@ export class JobSummaryDto implements Omit<JobView, 'result'> {
   failed: number;
 }
 
-/** GET /v1/jobs/{id} (DESIGN.md "API contract / Job"). */
+/** GET /v1/jobs/{id}: a job with its counters and result. */
 @ApiExtraModels(PageResultDto, PageListDto, JobErrorDto)
 export class JobDto extends JobSummaryDto implements JobView {
   @ApiProperty({

@@ -1,7 +1,7 @@
 import type { PageResult } from '@app/queue-contracts';
-import type { JobStatus, JobType } from '../entities';
+import type { JobStatus, JobType } from './entities';
 
-/** GET /v1/jobs/{id} (DESIGN.md "API contract / Job"). */
+/** A job as GET /v1/jobs/{id} answers it. */
 export interface JobView {
   job_id: string;
   type: JobType;
@@ -20,7 +20,7 @@ export interface JobView {
     | null;
 }
 
-/** What every job-creating endpoint answers (spec: `{status, job_id}`). */
+/** What every job-creating endpoint answers: `{status, job_id}`. */
 export interface JobAccepted {
   status: 'queued';
   job_id: string;

@@ -1,5 +1,5 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
-import { idColumn, timestamp } from './columns';
+import { idColumn, timestamp } from '@app/persistence';
 
 export type PageStatus = 'pending' | 'running' | 'succeeded' | 'failed';
 export const PAGE_STATUSES: PageStatus[] = ['pending', 'running', 'succeeded', 'failed'];
@@ -36,7 +36,7 @@ export class JobPage {
   @Column({ name: 'render_ms', type: 'int', nullable: true })
   renderMs: number | null;
 
-  /** The page result as JSON text (DESIGN.md's page result). */
+  /** The page result as JSON text, exactly what GET /v1/jobs/{id} returns for the page. */
   @Column({ type: 'longtext', nullable: true })
   result: string | null;
 

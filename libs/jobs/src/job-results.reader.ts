@@ -2,15 +2,15 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import type { PageResult } from '@app/queue-contracts';
-import { Job, JobPage, TERMINAL_JOB_STATUSES } from '../entities';
-import { decodeCursor, encodeCursor } from './cursor';
+import { decodeCursor, encodeCursor } from '@app/persistence';
+import { Job, JobPage, TERMINAL_JOB_STATUSES } from './entities';
 import { JobView } from './job-view';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 /**
  * A job as callers see it, shared by GET /v1/jobs/{id} and the webhook payload so the two can
- * never disagree (DESIGN.md: the webhook's `result` is what the job endpoint returns).
+ * never disagree: the webhook's `result` is what the job endpoint returns.
  */
 @Injectable()
 export class JobResultsReader {

@@ -1,5 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-import { idColumn } from './columns';
+import { idColumn } from '@app/persistence';
 
 /**
  * A batch's URL list, gzip-compressed JSON, split so each row stays well under MySQL's 16 MB

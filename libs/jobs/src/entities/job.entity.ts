@@ -1,5 +1,5 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
-import { Environment, environmentColumn, idColumn, timestamp } from './columns';
+import { Environment, environmentColumn, idColumn, timestamp } from '@app/persistence';
 
 export type JobType = 'scrape' | 'batch' | 'crawl';
 export type JobStatus = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';

@@ -1,0 +1,81 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import type { PageResult } from '@app/queue-contracts';
+
+interface Affected {
+  affectedRows: number;
+}
+
+/** A page row as a crawl reads it before fetching it. */
+export interface PageRow {
+  url: string;
+  depth: number;
+  status: string;
+  attempts: number;
+}
+
+/**
+ * A page's own state: pending -> running -> succeeded or failed. A page is stored once even when
+ * two workers render it (the conditional UPDATE lets only the first count), and a page of a
+ * cancelled job never starts.
+ */
+@Injectable()
+export class PageProgress {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  /** The pages of [fromIdx, toIdx) still to render, in index order. */
+  unfinished(jobId: string, fromIdx: number, toIdx: number): Promise<{ idx: number; url: string }[]> {
+    return this.db.query(
+      `SELECT idx, url FROM job_pages
+        WHERE job_id = ? AND idx >= ? AND idx < ? AND status IN ('pending', 'running') ORDER BY idx`,
+      [jobId, fromIdx, toIdx],
+    );
+  }
+
+  async page(jobId: string, idx: number): Promise<PageRow | undefined> {
+    const [page] = await this.db.query<PageRow[]>(
+      'SELECT url, depth, status, attempts FROM job_pages WHERE job_id = ? AND idx = ?',
+      [jobId, idx],
+    );
+    return page;
+  }
+
+  /**
+   * pending/running -> running, counting the attempt. False when the page has already finished or
+   * its job was cancelled: the caller does not render it. One statement, so no separate status read.
+   */
+  async markRunning(jobId: string, idx: number): Promise<boolean> {
+    const res = await this.db.query<Affected>(
+      `UPDATE job_pages p JOIN jobs j ON j.id = p.job_id
+          SET p.status = 'running', p.attempts = LEAST(p.attempts + 1, 127)
+        WHERE p.job_id = ? AND p.idx = ? AND p.status IN ('pending', 'running') AND j.status <> 'cancelled'`,
+      [jobId, idx],
+    );
+    return res.affectedRows > 0;
+  }
+
+  /** Stores a page's result and counts it on its job; false when another worker already had. */
+  async finish(jobId: string, result: PageResult): Promise<boolean> {
+    const ok = !result.error;
+    // One statement stores the page and counts it on the job row: atomic without a transaction's
+    // extra round trips, and the hot job row is locked for one statement only. It changes both rows
+    // or neither, so only the first worker to store the page counts it.
+    const res = await this.db.query<Affected>(
+      `UPDATE job_pages p JOIN jobs j ON j.id = p.job_id
+          SET p.status = ?, p.status_code = ?, p.error_code = ?, p.render_ms = ?, p.result = ?,
+              p.finished_at = NOW(3), ${ok ? 'j.completed = j.completed + 1' : 'j.failed = j.failed + 1'}
+        WHERE p.job_id = ? AND p.idx = ? AND p.status IN ('pending', 'running')`,
+      [
+        ok ? 'succeeded' : 'failed',
+        result.status_code,
+        result.error?.code ?? null,
+        result.timings.render_ms,
+        JSON.stringify(result),
+        jobId,
+        result.index,
+      ],
+    );
+    return res.affectedRows > 0;
+  }
+}
