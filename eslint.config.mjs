@@ -118,7 +118,14 @@ export default tseslint.config(
   })),
   // Tests may use any lib and may be loose with types of what they assert on.
   {
-    files: ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.e2e-spec.ts', 'test/**/*.ts', 'bench/**/*.ts'],
+    files: [
+      '**/*.spec.ts',
+      '**/*.int-spec.ts',
+      '**/*.e2e-spec.ts',
+      '**/*.corpora-spec.ts',
+      'test/**/*.ts',
+      'bench/**/*.ts',
+    ],
     rules: {
       'no-restricted-imports': 'off',
       '@typescript-eslint/no-unsafe-assignment': 'off',
