@@ -12,7 +12,7 @@ import { DataSource } from 'typeorm';
 import { ConfigModule, loadSharedEnv } from '@app/config';
 import { newId } from '@app/common';
 import { PersistenceModule } from '@app/persistence';
-import { JobProducer, QueuesModule } from '@app/queues';
+import { QueueAdapter, QueuesModule } from '@app/queues';
 import { WebhookDeliveries, WebhooksModule } from '@app/webhooks';
 import { migrate } from '../scripts/migrate';
 import { makeTestCertificate, startHttpsReceiver } from '../test/fixtures/https';
@@ -85,7 +85,7 @@ async function main(): Promise<void> {
   try {
     const db = app.get(DataSource);
     const deliveries = app.get(WebhookDeliveries);
-    const queue = app.get(JobProducer).queue('webhooks');
+    const queues = app.get(QueueAdapter);
     const accountId = newId('acc');
     const endedJobs = async (count: number) => {
       const ids: string[] = [];
@@ -98,10 +98,10 @@ async function main(): Promise<void> {
 
     // 1. Drain: a backlog queued while the queue is paused, then released at once.
     const backlog = await endedJobs(BACKLOG);
-    await queue.pause();
+    await queues.pause('webhooks');
     await eachLimited(backlog, 8, (id) => deliveries.jobEnded(id));
     const drainStart = Date.now();
-    await queue.resume();
+    await queues.resume('webhooks');
     const drained = await receiver.waitForRequests(BACKLOG, 120_000);
     const drainSeconds = (drained[BACKLOG - 1].receivedAt - drainStart) / 1000;
 

@@ -12,6 +12,7 @@ import * as keda from '@kubernetes-models/keda/keda.sh/v1alpha1';
 import * as kubernetes from 'kubernetes-models';
 import { ApiEnv, ConfigError, DatabaseEnv, WorkerEnv, parseEnv } from '@app/config';
 import { MAX_TIMEOUT_MS, QUEUES } from '@app/queue-contracts';
+import { waitListKey } from '@app/queues';
 
 /** Repository-relative path (posix) -> text of the YAML files and Dockerfiles under docker/ and k8s/. */
 export type DeployFiles = Map<string, string>;
@@ -423,7 +424,7 @@ function checkScaledObject(
     .map(obj)
     .find((c) => c.name === 'worker');
   const env = container ? containerEnv(where, container, configMaps, new Map(), []).env : {};
-  const wanted = `${env.REDIS_PREFIX ?? new WorkerEnv().REDIS_PREFIX}:bull:${QUEUES.render}:wait`;
+  const wanted = waitListKey(env.REDIS_PREFIX ?? new WorkerEnv().REDIS_PREFIX, QUEUES.render);
   const triggers = list(at(doc, 'spec', 'triggers')).map(obj);
   return triggers.some((t) => t.type === 'redis' && at(t, 'metadata', 'listName') === wanted)
     ? []

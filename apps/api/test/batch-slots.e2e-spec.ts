@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { JobProducer } from '@app/queues';
+import { QueueAdapter } from '@app/queues';
 import { FixtureSite, startFixtureSite } from '../../../test/fixtures/site/fixture-site';
 import { ApiHarness, createAccount, startApi } from '../../../test/support/api-harness';
 import { WorkerHarness, startWorker } from '../../../test/support/worker-harness';
@@ -21,10 +21,10 @@ describe('batch pages over idle slots', () => {
     api = await startApi();
     worker = await startWorker({ RENDER_CONCURRENCY: '4' });
     // Splitting waits for an empty queue: what earlier suites left behind goes first.
-    const queue = worker.app.get(JobProducer).queue('render');
+    const queues = worker.app.get(QueueAdapter);
     const deadline = Date.now() + 60_000;
     for (;;) {
-      const counts = await queue.getJobCounts();
+      const counts = await queues.counts('render');
       if (counts.waiting + counts.active + counts.delayed === 0) break;
       if (Date.now() > deadline) throw new Error(`render queue never emptied: ${JSON.stringify(counts)}`);
       await new Promise((r) => setTimeout(r, 200));

@@ -2,7 +2,7 @@ import { startFixtureSite, FixtureSite } from '../../../test/fixtures/site/fixtu
 import { ApiHarness, TestAccount, createAccount, startApi } from '../../../test/support/api-harness';
 import { WorkerHarness, startWorker } from '../../../test/support/worker-harness';
 import { waitForJob } from '../../../test/support/jobs';
-import { JobProducer } from '@app/queues';
+import { QueueAdapter } from '@app/queues';
 
 describe('scrape endpoints through the render queue', () => {
   let site: FixtureSite;
@@ -38,9 +38,9 @@ describe('scrape endpoints through the render queue', () => {
   });
 
   it('serves sync scrapes waiting at once on one pair of queue listeners, not a pair each', async () => {
-    const queue = api.app.get(JobProducer).queue('render');
+    const queues = api.app.get(QueueAdapter);
     let most = 0;
-    const watch = setInterval(() => (most = Math.max(most, queue.listenerCount('global:completed'))), 20);
+    const watch = setInterval(() => (most = Math.max(most, queues.endListeners('render'))), 20);
     try {
       const tag = Date.now();
       const pages = await Promise.all(

@@ -1,54 +1,13 @@
-import type { QueueName } from './queue-names';
-import type { PageResult, ScrapeOptions } from './scrape-options';
+import { CRAWL_JOBS, CRAWL_QUEUE, type CrawlJob } from './crawl-queue';
+import type { JobSpec, QueueJobOptions } from './job-spec';
+import { RENDER_JOBS, RENDER_QUEUE, type RenderJob } from './render-queue';
+import { WEBHOOK_JOBS, WEBHOOKS_QUEUE, type WebhooksJob } from './webhooks-queue';
 
-/** A synchronous scrape: nothing in MySQL; the API waits for the Bull job's return value. */
-export interface SyncScrapeData {
-  accountId: string;
-  environment: 'production' | 'sandbox';
-  url: string;
-  options: ScrapeOptions;
-}
-
-/** Pages [fromIdx, toIdx) of a job, rendered from their job_pages rows (one page for an async scrape). */
-export interface PagesData {
-  jobId: string;
-  fromIdx: number;
-  toIdx: number;
-  /**
-   * Split off another chunk to use an idle slot: it renders its pages but does not queue the next
-   * chunk of the job (the chunk it came from does).
-   */
-  piece?: true;
-}
+export const QUEUES = { render: RENDER_QUEUE, crawl: CRAWL_QUEUE, webhooks: WEBHOOKS_QUEUE } as const;
+export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
 /** Every job on every queue: the one union of names and payloads (ids, never entities). */
-/** A batch whose URL chunks are still to be expanded into pages and page jobs. */
-export interface ExpandData {
-  jobId: string;
-}
-
-/** One try of a webhook delivery; `attemptNo` makes a stale or repeated job a no-op. */
-export interface DeliverData {
-  deliveryId: string;
-  attemptNo: number;
-}
-
-/**
- * One page of a crawl (its job_pages row `idx`). `slotAt` marks a page that already booked its
- * host's next fetch slot (epoch ms) under a Crawl-delay and waited for it.
- */
-export interface CrawlPageData {
-  jobId: string;
-  idx: number;
-  slotAt?: number;
-}
-
-export type QueueJob =
-  | { queue: 'render'; name: 'scrape-sync'; data: SyncScrapeData; result: PageResult }
-  | { queue: 'render'; name: 'pages'; data: PagesData; result: void }
-  | { queue: 'render'; name: 'expand'; data: ExpandData; result: void }
-  | { queue: 'crawl'; name: 'crawl-page'; data: CrawlPageData; result: void }
-  | { queue: 'webhooks'; name: 'deliver'; data: DeliverData; result: void };
+export type QueueJob = RenderJob | CrawlJob | WebhooksJob;
 
 export type JobName = QueueJob['name'];
 export type JobOf<N extends JobName> = Extract<QueueJob, { name: N }>;
@@ -56,10 +15,27 @@ export type JobData<N extends JobName> = JobOf<N>['data'];
 export type JobResult<N extends JobName> = JobOf<N>['result'];
 export type JobNamesOf<Q extends QueueName> = Extract<QueueJob, { queue: Q }>['name'];
 
-export const QUEUE_OF: { [N in JobName]: JobOf<N>['queue'] } = {
-  'scrape-sync': 'render',
-  pages: 'render',
-  expand: 'render',
-  'crawl-page': 'crawl',
-  deliver: 'webhooks',
+const SPECS_BY_QUEUE = {
+  [RENDER_QUEUE]: RENDER_JOBS,
+  [CRAWL_QUEUE]: CRAWL_JOBS,
+  [WEBHOOKS_QUEUE]: WEBHOOK_JOBS,
 };
+const SPECS: { [N in JobName]: JobSpec<JobData<N>> } = { ...RENDER_JOBS, ...CRAWL_JOBS, ...WEBHOOK_JOBS };
+
+export const QUEUE_OF = Object.fromEntries(
+  Object.entries(SPECS_BY_QUEUE).flatMap(([queue, specs]) => Object.keys(specs).map((name) => [name, queue])),
+) as { [N in JobName]: JobOf<N>['queue'] };
+
+export function jobOptions(name: JobName): QueueJobOptions {
+  return SPECS[name].options;
+}
+
+/**
+ * The queue id of a job: the one place ids are made. A job handing its own work back while it
+ * still runs under its id (`again`) takes a fresh one, the time appended, or the queue would
+ * ignore the add.
+ */
+export function jobIdOf<N extends JobName>(name: N, data: JobData<N>, again = false): string {
+  const id = (SPECS[name] as JobSpec<JobData<N>>).id(data);
+  return again ? `${id}:${Date.now()}` : id;
+}

@@ -1,50 +1,68 @@
-import Bull, { type Queue } from 'bull';
-import { randomBytes } from 'node:crypto';
+import { TimeoutError } from '@app/common';
 import { SCRAPE_DEFAULTS } from '@app/queue-contracts';
 import { JobProducer } from './job-producer';
+import { TestQueues, testQueues } from './bull/test-queues';
 
-// Queues under a prefix of this suite's own, with no worker: what is added stays waiting.
-describe('JobProducer.nextWaiting', () => {
-  let queues: Queue[];
+describe('JobProducer', () => {
+  let queues: TestQueues;
   let producer: JobProducer;
 
-  beforeAll(() => {
-    const prefix = `${process.env.REDIS_PREFIX}_next_${randomBytes(3).toString('hex')}`;
-    queues = ['render', 'crawl', 'webhooks'].map(
-      (name) => new Bull(name, process.env.REDIS_URL!, { prefix }),
-    );
-    const [render, crawl, webhooks] = queues;
-    producer = new JobProducer(render, crawl, webhooks);
+  beforeEach(() => {
+    queues = testQueues(process.env.REDIS_URL!, process.env.REDIS_PREFIX!);
+    producer = new JobProducer(queues.adapter);
   });
-  afterAll(async () => {
-    await Promise.all(queues.map(async (q) => (await q.obliterate({ force: true }), await q.close())));
+  afterEach(async () => {
+    await queues.close();
   });
 
-  /** What Bull's own getWaiting(0, 0) says comes next, as nextWaiting answers. */
-  async function bullsNext() {
-    const [head] = await producer.queue('render').getWaiting(0, 0);
-    return head && { name: head.name, data: head.data as unknown };
-  }
+  it('queues the same work once: the id comes from the payload', async () => {
+    await producer.add('pages', { jobId: 'j', fromIdx: 0, toIdx: 10 });
+    await producer.addMany('pages', [
+      { jobId: 'j', fromIdx: 0, toIdx: 10 },
+      { jobId: 'j', fromIdx: 10, toIdx: 20 },
+    ]);
+    await producer.add('crawl-page', { jobId: 'c', idx: 3 });
+    await producer.add('crawl-page', { jobId: 'c', idx: 3, slotAt: 1 });
+    expect(await queues.adapter.counts('render')).toMatchObject({ waiting: 2 });
+    expect(await queues.adapter.counts('crawl')).toMatchObject({ waiting: 1 });
+  });
 
-  it('answers as Bull does: nothing, then the oldest chunk, then a sync scrape ahead of every chunk', async () => {
-    expect(await producer.nextWaiting('render')).toBeUndefined();
+  it('queues work a job hands back again, under a fresh id, after the delay asked for', async () => {
+    await producer.add('crawl-page', { jobId: 'c', idx: 1 });
+    await producer.add('crawl-page', { jobId: 'c', idx: 1 }, { delay: 60_000, again: true });
+    expect(await queues.adapter.counts('crawl')).toMatchObject({ waiting: 1, delayed: 1 });
+  });
 
-    await producer.add('pages', { jobId: 'a', fromIdx: 0, toIdx: 5 });
-    await producer.add('pages', { jobId: 'a', fromIdx: 5, toIdx: 7, piece: true });
-    expect(await producer.nextWaiting('render')).toEqual({
-      name: 'pages',
-      data: { jobId: 'a', fromIdx: 0, toIdx: 5 },
-    });
-    expect(await producer.nextWaiting('render')).toEqual(await bullsNext());
+  it('runs a delayed delivery now, and says when there is none to run', async () => {
+    const next = { deliveryId: 'd', attemptNo: 2 };
+    expect(await producer.runNow('deliver', next)).toBe(false);
+    await producer.add('deliver', next, { delay: 60_000 });
+    expect(await producer.runNow('deliver', next)).toBe(true);
+    expect(await queues.adapter.counts('webhooks')).toMatchObject({ waiting: 1, delayed: 0 });
+  });
 
-    const sync = {
+  describe('addAndWait', () => {
+    const data = {
       accountId: 'acc',
       environment: 'production' as const,
       url: 'http://x.test/',
       options: SCRAPE_DEFAULTS,
     };
-    await producer.add('scrape-sync', sync);
-    expect(await producer.nextWaiting('render')).toEqual({ name: 'scrape-sync', data: sync });
-    expect(await producer.nextWaiting('render')).toEqual(await bullsNext());
+
+    it("answers with the worker's return value, or its error", async () => {
+      queues.adapter.consume('render', 2, async (_name, job) => {
+        const { url } = job as typeof data;
+        if (url.endsWith('/fail')) throw new Error('it failed');
+        return { url };
+      });
+      expect(await producer.addAndWait('scrape-sync', data, 10_000)).toEqual({ url: data.url });
+      await expect(
+        producer.addAndWait('scrape-sync', { ...data, url: 'http://x.test/fail' }, 10_000),
+      ).rejects.toThrow('it failed');
+    });
+
+    it('gives up with a TimeoutError when no worker answers', async () => {
+      await expect(producer.addAndWait('scrape-sync', data, 50)).rejects.toBeInstanceOf(TimeoutError);
+    });
   });
 });

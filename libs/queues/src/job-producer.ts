@@ -1,15 +1,15 @@
-import { InjectQueue } from '@nestjs/bull';
 import { Injectable } from '@nestjs/common';
-import type { Job, Queue } from 'bull';
-import { randomUUID } from 'node:crypto';
 import { TimeoutError } from '@app/common';
-import { JobData, JobName, JobResult, QUEUE_OF, QUEUES, QueueName, jobOptions } from '@app/queue-contracts';
+import { JobData, JobName, JobResult, QUEUE_OF, QueueName, jobIdOf, jobOptions } from '@app/queue-contracts';
+import { QueueAdapter, type WaitingJob } from './bull/queue-adapter';
 
 export interface AddOptions {
-  /** Bull job id: makes adding idempotent (a second add with the same id is ignored). */
-  jobId?: string;
   delay?: number;
-  priority?: number;
+  /**
+   * The job hands its own work back while it still runs: it is added under a fresh id (a second
+   * add under the id it holds would be ignored).
+   */
+  again?: true;
 }
 
 /** A caller of addAndWait until its job's end is published. */
@@ -18,123 +18,90 @@ interface Waiter {
   reject(reason: Error): void;
 }
 
-/** Bull's subscription to a queue's published events; its own job.finished() awaits the same. */
-type Subscribing = Queue & { _registerEvent(event: string): Promise<unknown> };
-
-// Bull's wait list is taken from its right end (priority jobs are inserted in order); the job's hash
-// sits under the queue's prefix and its id. ARGV: the queue's key prefix.
-const NEXT_WAITING = `
-local id = redis.call('LINDEX', KEYS[1], -1)
-if not id then return nil end
-return redis.call('HMGET', ARGV[1] .. id, 'name', 'data')
-`;
-
-/** What waits next in a queue, without Bull's job object. */
-export interface WaitingJob {
-  name: string;
-  data: unknown;
-}
-
-/** The typed way onto the queues: a name decides the queue, the payload type and the options. */
+/**
+ * The typed way onto the queues: a name decides the queue, the payload type, the options and the
+ * job's id (from its payload, so adding the same work twice queues it once).
+ */
 @Injectable()
 export class JobProducer {
-  private readonly queues: Record<QueueName, Queue>;
-  /** Callers of addAndWait by queue, then by job id, once the queue's events are subscribed. */
+  /** Callers of addAndWait by queue, then by job id, once the queue's ends are subscribed. */
   private readonly waiters = new Map<QueueName, Promise<Map<string, Waiter>>>();
 
-  constructor(
-    @InjectQueue(QUEUES.render) render: Queue,
-    @InjectQueue(QUEUES.crawl) crawl: Queue,
-    @InjectQueue(QUEUES.webhooks) webhooks: Queue,
-  ) {
-    this.queues = { render, crawl, webhooks };
+  constructor(private readonly adapter: QueueAdapter) {}
+
+  /** The job a worker of the queue takes next, or undefined when none waits (one round trip). */
+  nextWaiting(name: QueueName): Promise<WaitingJob | undefined> {
+    return this.adapter.nextWaiting(name);
   }
 
-  queue(name: QueueName): Queue {
-    return this.queues[name];
+  async add<N extends JobName>(name: N, data: JobData<N>, options: AddOptions = {}): Promise<void> {
+    await this.adapter.add(QUEUE_OF[name], this.job(name, data, options));
   }
 
-  /**
-   * The job a worker of the queue takes next, or undefined when none waits: one round trip, where
-   * Bull's getWaiting(0, 0) takes two and builds a Job (asked before every page of a batch).
-   */
-  async nextWaiting(name: QueueName): Promise<WaitingJob | undefined> {
-    const queue = this.queues[name];
-    const reply = (await queue.client.eval(NEXT_WAITING, 1, queue.toKey('wait'), queue.toKey(''))) as
-      [string | null, string | null] | null;
-    if (!reply?.[0]) return undefined;
-    return { name: reply[0], data: reply[1] ? JSON.parse(reply[1]) : undefined };
-  }
-
-  async add<N extends JobName>(
-    name: N,
-    data: JobData<N>,
-    options: AddOptions = {},
-  ): Promise<Job<JobData<N>>> {
-    const queue = this.queues[QUEUE_OF[name]] as Queue<JobData<N>>;
-    return queue.add(name, data, { ...jobOptions(name), ...options });
-  }
-
-  /** Adds many jobs of one name in one round trip (Bull's addBulk). */
-  async addMany<N extends JobName>(
-    name: N,
-    jobs: { data: JobData<N>; options?: AddOptions }[],
-  ): Promise<void> {
-    const queue = this.queues[QUEUE_OF[name]] as Queue<JobData<N>>;
-    await queue.addBulk(
-      jobs.map(({ data, options }) => ({ name, data, opts: { ...jobOptions(name), ...options } })),
+  /** Adds many jobs of one name in one round trip. */
+  async addMany<N extends JobName>(name: N, jobs: JobData<N>[]): Promise<void> {
+    await this.adapter.addMany(
+      QUEUE_OF[name],
+      jobs.map((data) => this.job(name, data)),
     );
+  }
+
+  /** The job of this payload runs now if it waits for its time; false when the queue holds none. */
+  runNow<N extends JobName>(name: N, data: JobData<N>): Promise<boolean> {
+    return this.adapter.promote(QUEUE_OF[name], jobIdOf(name, data));
   }
 
   /**
    * Adds a job and waits for its return value; TimeoutError if no worker finished it in time. The
-   * waiter is in place before the job is added (its id is ours), so its end cannot be missed.
+   * waiter is in place before the job is added (its id is known first), so its end cannot be missed.
    */
   async addAndWait<N extends JobName>(name: N, data: JobData<N>, timeoutMs: number): Promise<JobResult<N>> {
     const waiters = await this.waitersOf(QUEUE_OF[name]);
-    const jobId = randomUUID();
+    const job = this.job(name, data);
     let timer: NodeJS.Timeout | undefined;
-    const ended = new Promise<unknown>((resolve, reject) => waiters.set(jobId, { resolve, reject }));
+    const ended = new Promise<unknown>((resolve, reject) => waiters.set(job.id, { resolve, reject }));
     // It may end while the add is still in flight: handled below, not an unhandled rejection.
     ended.catch(() => undefined);
     try {
-      await this.add(name, data, { jobId });
+      await this.adapter.add(QUEUE_OF[name], job);
       const timeout = new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new TimeoutError('No worker answered in time')), timeoutMs);
       });
       return (await Promise.race([ended, timeout])) as JobResult<N>;
     } finally {
       clearTimeout(timer);
-      waiters.delete(jobId);
+      waiters.delete(job.id);
     }
   }
 
+  private job<N extends JobName>(name: N, data: JobData<N>, { delay, again }: AddOptions = {}) {
+    const options = delay === undefined ? jobOptions(name) : { ...jobOptions(name), delay };
+    return { name, data, id: jobIdOf(name, data, again), options };
+  }
+
   /**
-   * One pair of listeners a queue for all of addAndWait's callers, found by job id. Bull's
-   * job.finished() adds a pair per caller, each called on every job's end (over ten waiting sync
-   * scrapes, Node warned of a listener leak). Resolves once Redis confirmed the subscriptions.
+   * One listener a queue for all of addAndWait's callers, found by job id. A listener per caller
+   * would be called on every job's end (over ten waiting sync scrapes, Node warned of a listener
+   * leak). Resolves once Redis confirmed the subscription.
    */
   private waitersOf(name: QueueName): Promise<Map<string, Waiter>> {
     let ready = this.waiters.get(name);
     if (!ready) {
-      const queue = this.queues[name] as Subscribing;
       const waiters = new Map<string, Waiter>();
-      queue.on('global:completed', (jobId: string, result: string) => {
-        const waiter = waiters.get(String(jobId));
-        if (!waiter) return;
-        try {
-          waiter.resolve(typeof result === 'string' ? JSON.parse(result) : result);
-        } catch {
-          waiter.reject(new Error("the worker's result could not be read"));
-        }
-      });
-      queue.on('global:failed', (jobId: string, reason: string) =>
-        waiters.get(String(jobId))?.reject(new Error(reason)),
-      );
-      ready = Promise.all([
-        queue._registerEvent('global:completed'),
-        queue._registerEvent('global:failed'),
-      ]).then(() => waiters);
+      ready = this.adapter
+        .onEnded(name, {
+          completed(id, result) {
+            const waiter = waiters.get(id);
+            if (!waiter) return;
+            try {
+              waiter.resolve(result());
+            } catch {
+              waiter.reject(new Error("the worker's result could not be read"));
+            }
+          },
+          failed: (id, error) => waiters.get(id)?.reject(error),
+        })
+        .then(() => waiters);
       this.waiters.set(name, ready);
     }
     return ready;

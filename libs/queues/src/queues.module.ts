@@ -1,24 +1,12 @@
-import { BullModule } from '@nestjs/bull';
 import { Global, Module } from '@nestjs/common';
-import { SharedEnv } from '@app/config';
-import { QUEUES } from '@app/queue-contracts';
+import { QueueAdapterModule } from './bull/queue-adapter.module';
 import { JobProducer } from './job-producer';
 
-/** Registers every queue on Redis under REDIS_PREFIX, with one typed producer for all of them. */
+/** Every queue, with one typed producer for all of them and the adapter their consumers use. */
 @Global()
 @Module({
-  imports: [
-    BullModule.forRootAsync({
-      inject: [SharedEnv],
-      useFactory: (env: SharedEnv) => ({
-        redis: env.REDIS_URL,
-        prefix: `${env.REDIS_PREFIX}:bull`,
-        settings: { stalledInterval: 15_000, maxStalledCount: 2 },
-      }),
-    }),
-    ...Object.values(QUEUES).map((name) => BullModule.registerQueue({ name })),
-  ],
+  imports: [QueueAdapterModule],
   providers: [JobProducer],
-  exports: [JobProducer, BullModule],
+  exports: [JobProducer, QueueAdapterModule],
 })
 export class QueuesModule {}

@@ -254,22 +254,17 @@ export class WebhookDeliveries {
     });
   }
 
-  /** Queues the next try at its time. Bull ignores an id it holds, so this is safe to repeat. */
+  /** Queues the next try at its time. The queue ignores an id it holds, so this is safe to repeat. */
   private async enqueue(d: Scheduled): Promise<void> {
     if (d.status !== 'pending') return;
     const attemptNo = d.attemptCount + 1;
     const delay = Math.max(0, (d.nextAttemptAt?.getTime() ?? 0) - Date.now());
-    await this.producer.add(
-      'deliver',
-      { deliveryId: d.id, attemptNo },
-      { jobId: `${d.id}:${attemptNo}`, delay },
-    );
+    await this.producer.add('deliver', { deliveryId: d.id, attemptNo }, { delay });
   }
 
   /** Like enqueue, but a try already waiting for its time goes now. */
   private async tryNow(d: Scheduled): Promise<void> {
-    const waiting = await this.producer.queue('webhooks').getJob(`${d.id}:${d.attemptCount + 1}`);
-    if (waiting && (await waiting.isDelayed())) await waiting.promote();
-    else if (!waiting) await this.enqueue({ ...d, nextAttemptAt: null });
+    const next = { deliveryId: d.id, attemptNo: d.attemptCount + 1 };
+    if (!(await this.producer.runNow('deliver', next))) await this.enqueue({ ...d, nextAttemptAt: null });
   }
 }

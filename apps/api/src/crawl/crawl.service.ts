@@ -34,7 +34,7 @@ export class CrawlService {
       },
       { key: idempotencyKey, body: dto },
     );
-    if (created) await this.producer.add('crawl-page', { jobId, idx: 0 }, { jobId: `${jobId}:p:0` });
+    if (created) await this.producer.add('crawl-page', { jobId, idx: 0 });
     return { status: 'queued', job_id: jobId };
   }
 }

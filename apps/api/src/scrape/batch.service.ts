@@ -37,7 +37,7 @@ export class BatchService {
       },
       { key: idempotencyKey, body: dto },
     );
-    if (created) await this.producer.add('expand', { jobId }, { jobId: `${jobId}:expand` });
+    if (created) await this.producer.add('expand', { jobId });
     return { status: 'queued', job_id: jobId };
   }
 

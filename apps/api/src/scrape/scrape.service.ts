@@ -71,7 +71,7 @@ export class ScrapeService {
       },
       { key: idempotencyKey, body: dto },
     );
-    if (created) await this.producer.add('pages', { jobId, fromIdx: 0, toIdx: 1 }, { jobId: `${jobId}:0` });
+    if (created) await this.producer.add('pages', { jobId, fromIdx: 0, toIdx: 1 });
     return { status: 'queued', job_id: jobId };
   }
 }

@@ -149,7 +149,7 @@ export class CrawlRunner {
     await this.producer.add(
       'crawl-page',
       { jobId, idx, ...(slotAt ? { slotAt } : {}) },
-      { delay: Math.max(0, delay), jobId: `${jobId}:p:${idx}:${Date.now()}` },
+      { delay: Math.max(0, delay), again: true },
     );
   }
 
@@ -206,10 +206,7 @@ export class CrawlRunner {
     const toFetch = admitted.filter((a) => !a.found.skip);
     await this.producer.addMany(
       'crawl-page',
-      toFetch.map((a) => ({
-        data: { jobId: job.id, idx: a.idx },
-        options: { jobId: `${job.id}:p:${a.idx}` },
-      })),
+      toFetch.map((a) => ({ jobId: job.id, idx: a.idx })),
     );
   }
 

@@ -54,7 +54,7 @@ export class Reconciler implements OnApplicationBootstrap, OnApplicationShutdown
   private async requeue(job: OpenJob): Promise<void> {
     if (job.type === 'crawl') return this.requeueCrawl(job.id);
     if (Number(job.chunks) > 0) {
-      await this.producer.add('expand', { jobId: job.id }, { jobId: `${job.id}:expand` });
+      await this.producer.add('expand', { jobId: job.id });
       return;
     }
     const window = windowFor(await this.progress.maxConcurrentPages(job.account_id));
@@ -68,12 +68,9 @@ export class Reconciler implements OnApplicationBootstrap, OnApplicationShutdown
     await this.producer.addMany(
       'pages',
       starts.map((start) => ({
-        data: {
-          jobId: job.id,
-          fromIdx: start,
-          toIdx: Math.min(total, start + PAGES_PER_JOB),
-        },
-        options: { jobId: `${job.id}:${start}` },
+        jobId: job.id,
+        fromIdx: start,
+        toIdx: Math.min(total, start + PAGES_PER_JOB),
       })),
     );
   }
@@ -91,7 +88,7 @@ export class Reconciler implements OnApplicationBootstrap, OnApplicationShutdown
     }
     await this.producer.addMany(
       'crawl-page',
-      pages.map((idx) => ({ data: { jobId, idx }, options: { jobId: `${jobId}:p:${idx}` } })),
+      pages.map((idx) => ({ jobId, idx })),
     );
   }
 }

@@ -1,8 +1,7 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import type { Job } from 'bull';
 import { WorkerEnv } from '@app/config';
 import { settlesWithin } from '@app/common';
-import { JobProducer } from '@app/queues';
+import { QueueAdapter } from '@app/queues';
 import { JobName, QUEUE_OF, QueueName } from '@app/queue-contracts';
 import { Draining } from '../lifecycle/draining';
 import { QueueSlots } from '../lifecycle/queue-slots';
@@ -20,7 +19,7 @@ export class QueueWorkers implements OnApplicationBootstrap, OnApplicationShutdo
 
   constructor(
     private readonly env: WorkerEnv,
-    private readonly producer: JobProducer,
+    private readonly queues: QueueAdapter,
     private readonly draining: Draining,
     private readonly slots: QueueSlots,
     @Inject(QUEUE_PROCESSORS) private readonly processors: QueueProcessor<QueueName>[],
@@ -40,11 +39,10 @@ export class QueueWorkers implements OnApplicationBootstrap, OnApplicationShutdo
       const concurrency =
         this.processors.find((p) => p.queue === queue)?.concurrency ?? this.env.RENDER_CONCURRENCY;
       this.slots.open(queue, concurrency);
-      // '*' takes every name of the queue under one concurrency limit.
-      void this.producer.queue(queue).process('*', concurrency, (job: Job) => {
-        const handler = handled.get(job.name);
-        if (!handler) throw new Error(`no processor for job name ${job.name}`);
-        return this.slots.occupy(queue, () => handler(job.data));
+      this.queues.consume(queue, concurrency, (name, data) => {
+        const handler = handled.get(name);
+        if (!handler) throw new Error(`no processor for job name ${name}`);
+        return this.slots.occupy(queue, () => handler(data));
       });
       this.logger.log(`consuming ${queue} with concurrency ${concurrency}`);
     }
@@ -56,13 +54,12 @@ export class QueueWorkers implements OnApplicationBootstrap, OnApplicationShutdo
    */
   async drain(graceMs: number): Promise<boolean> {
     this.draining.start();
-    // A local pause stops this process taking jobs and resolves once its active jobs are done;
-    // other workers and the producers (hand-backs included) go on using the queue.
-    const paused = (this.env.WORKER_QUEUES as QueueName[]).map((q) => this.producer.queue(q).pause(true));
-    return settlesWithin(Promise.all(paused), graceMs);
+    // Other workers and the producers (hand-backs included) go on using the queue.
+    const stopped = (this.env.WORKER_QUEUES as QueueName[]).map((q) => this.queues.stopTaking(q));
+    return settlesWithin(Promise.all(stopped), graceMs);
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await Promise.all((this.env.WORKER_QUEUES as QueueName[]).map((q) => this.producer.queue(q).close()));
+    await Promise.all((this.env.WORKER_QUEUES as QueueName[]).map((q) => this.queues.close(q)));
   }
 }

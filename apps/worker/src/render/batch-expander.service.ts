@@ -32,10 +32,7 @@ export class BatchExpander {
   private async enqueueFirstChunks(jobId: string, total: number, window: number): Promise<void> {
     const jobs = [];
     for (let from = 0; from < Math.min(total, window * PAGES_PER_JOB); from += PAGES_PER_JOB) {
-      jobs.push({
-        data: { jobId, fromIdx: from, toIdx: Math.min(total, from + PAGES_PER_JOB) },
-        options: { jobId: `${jobId}:${from}` },
-      });
+      jobs.push({ jobId, fromIdx: from, toIdx: Math.min(total, from + PAGES_PER_JOB) });
     }
     await this.producer.addMany('pages', jobs);
   }

@@ -145,15 +145,12 @@ export class PageRunner {
 
   /** Pages of a chunk back to the queue (behind any sync scrape, or after a short wait). */
   private async requeue(data: PagesData, delay: number): Promise<void> {
-    await this.producer.add('pages', data, {
-      delay,
-      jobId: `${data.jobId}:${data.fromIdx}:${Date.now()}`,
-    });
+    await this.producer.add('pages', data, { delay, again: true });
   }
 
   private async queueNextChunk(jobId: string, next: number, total: number): Promise<void> {
     const data = { jobId, fromIdx: next, toIdx: Math.min(total, next + PAGES_PER_JOB) };
-    await this.producer.add('pages', data, { jobId: `${jobId}:${next}` });
+    await this.producer.add('pages', data);
   }
 
   /**

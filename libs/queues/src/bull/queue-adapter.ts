@@ -1,0 +1,153 @@
+import { InjectQueue } from '@nestjs/bull';
+import { Injectable } from '@nestjs/common';
+import type { Job, Queue } from 'bull';
+import { QUEUES, type QueueJobOptions, type QueueName } from '@app/queue-contracts';
+
+/** A job as the adapter adds it: its name, payload, queue id and options. */
+export interface NewJob {
+  name: string;
+  data: unknown;
+  id: string;
+  options: QueueJobOptions & { delay?: number };
+}
+
+/** What waits next in a queue, without Bull's job object. */
+export interface WaitingJob {
+  name: string;
+  data: unknown;
+}
+
+/** Told of each job end; `result()` reads the return value (and throws when it cannot), so only a wanted one is read. */
+export interface EndListener {
+  completed(id: string, result: () => unknown): void;
+  failed(id: string, error: Error): void;
+}
+
+export type JobCounts = Record<'waiting' | 'active' | 'delayed' | 'failed', number>;
+
+/** Bull's subscription to a queue's published events; its own job.finished() awaits the same. */
+type Subscribing = Queue & { _registerEvent(event: string): Promise<unknown> };
+
+// Bull's wait list is taken from its right end (priority jobs are inserted in order); the job's hash
+// sits under the queue's prefix and its id. ARGV: the queue's key prefix.
+const NEXT_WAITING = `
+local id = redis.call('LINDEX', KEYS[1], -1)
+if not id then return nil end
+return redis.call('HMGET', ARGV[1] .. id, 'name', 'data')
+`;
+
+/**
+ * The one place that knows the queues are Bull's: every read and write of a queue, its Redis keys
+ * and scripts included, is an operation here.
+ */
+@Injectable()
+export class QueueAdapter {
+  private readonly queues: Record<QueueName, Queue>;
+
+  constructor(
+    @InjectQueue(QUEUES.render) render: Queue,
+    @InjectQueue(QUEUES.crawl) crawl: Queue,
+    @InjectQueue(QUEUES.webhooks) webhooks: Queue,
+  ) {
+    this.queues = { render, crawl, webhooks };
+  }
+
+  /** Adds a job; a job with its id already held (waiting, delayed, running or kept) is left as it is. */
+  async add(queue: QueueName, job: NewJob): Promise<void> {
+    await this.queues[queue].add(job.name, job.data, { ...job.options, jobId: job.id });
+  }
+
+  /** Adds many jobs in one round trip, each as add would. */
+  async addMany(queue: QueueName, jobs: NewJob[]): Promise<void> {
+    await this.queues[queue].addBulk(
+      jobs.map(({ name, data, id, options }) => ({ name, data, opts: { ...options, jobId: id } })),
+    );
+  }
+
+  /**
+   * The job a worker of the queue takes next, or undefined when none waits: one round trip, where
+   * Bull's getWaiting(0, 0) takes two and builds a Job (asked before every page of a batch).
+   */
+  async nextWaiting(queue: QueueName): Promise<WaitingJob | undefined> {
+    const q = this.queues[queue];
+    const reply = (await q.client.eval(NEXT_WAITING, 1, q.toKey('wait'), q.toKey(''))) as
+      [string | null, string | null] | null;
+    if (!reply?.[0]) return undefined;
+    return { name: reply[0], data: reply[1] ? JSON.parse(reply[1]) : undefined };
+  }
+
+  /** A delayed job runs now. False when the queue holds no job of that id (true if it is not delayed). */
+  async promote(queue: QueueName, id: string): Promise<boolean> {
+    const job = await this.queues[queue].getJob(id);
+    if (job && (await job.isDelayed())) await job.promote();
+    return Boolean(job);
+  }
+
+  async counts(queue: QueueName): Promise<JobCounts> {
+    const { waiting, active, delayed, failed } = await this.queues[queue].getJobCounts();
+    return { waiting, active, delayed, failed };
+  }
+
+  /**
+   * When the job that has waited longest became ready (epoch ms), null when none waits. Bull keeps
+   * the wait list in FIFO order, but priorities place a job anywhere: the two ends cover the next
+   * job to run and the one parked last.
+   */
+  async oldestReadyAt(queue: QueueName): Promise<number | null> {
+    const q = this.queues[queue];
+    const ends = [
+      ...(await q.getJobs(['waiting'], 0, 0, true)),
+      ...(await q.getJobs(['waiting'], 0, 0, false)),
+    ];
+    const ready = ends.filter(Boolean).map((job) => job.timestamp + (job.opts.delay ?? 0));
+    return ready.length ? Math.min(...ready) : null;
+  }
+
+  /** Runs the queue's jobs, every name under one limit of `concurrency` at once in this process. */
+  consume(
+    queue: QueueName,
+    concurrency: number,
+    run: (name: string, data: unknown) => Promise<unknown>,
+  ): void {
+    void this.queues[queue].process('*', concurrency, (job: Job) => run(job.name, job.data));
+  }
+
+  /**
+   * This process takes no more jobs of the queue; resolves once its running ones are done. Other
+   * processes, and adds from this one, go on using the queue.
+   */
+  async stopTaking(queue: QueueName): Promise<void> {
+    await this.queues[queue].pause(true);
+  }
+
+  /** No worker anywhere takes a job of the queue until resume. */
+  async pause(queue: QueueName): Promise<void> {
+    await this.queues[queue].pause();
+  }
+
+  async resume(queue: QueueName): Promise<void> {
+    await this.queues[queue].resume();
+  }
+
+  async close(queue: QueueName): Promise<void> {
+    await this.queues[queue].close();
+  }
+
+  /**
+   * Tells `listener` of every job of the queue that ends, in any process. Resolves once Redis
+   * confirmed the subscription, so no end published after it is missed.
+   */
+  async onEnded(queue: QueueName, listener: EndListener): Promise<void> {
+    const q = this.queues[queue] as Subscribing;
+    q.on('global:completed', (id: string, result: unknown) =>
+      listener.completed(String(id), () => (typeof result === 'string' ? JSON.parse(result) : result)),
+    );
+    q.on('global:failed', (id: string, reason: string) => listener.failed(String(id), new Error(reason)));
+    await Promise.all([q._registerEvent('global:completed'), q._registerEvent('global:failed')]);
+  }
+
+  /** Listeners this process holds on the queue's job ends (one a queue, however many callers wait). */
+  endListeners(queue: QueueName): number {
+    return this.queues[queue].listenerCount('global:completed');
+  }
+}
