@@ -23,7 +23,7 @@ import { JobProgress } from './render/job-progress.service';
 import { PageRunner } from './render/page-runner.service';
 import { BatchExpander } from './render/batch-expander.service';
 import { InFlightLimits } from './render/in-flight-limits';
-import { SyncScrape } from './render/sync-scrape.service';
+import { PageStep } from './render/page-step';
 import { Reconciler } from './maintenance/reconciler.service';
 import { RetentionSweeper } from './maintenance/retention-sweeper.service';
 import { WebhooksModule } from '@app/webhooks';
@@ -31,6 +31,7 @@ import { WebhookProcessor } from './processors/webhook.processor';
 import { DeliverySweeper } from './delivery/delivery-sweeper.service';
 import { CrawlProcessor } from './processors/crawl.processor';
 import { CrawlRunner } from './crawl/crawl-runner.service';
+import { CrawlGrowth } from './crawl/crawl-growth.service';
 import { CrawlFrontier } from './crawl/crawl-frontier';
 import { HostGate } from './crawl/host-gate';
 import { RobotsRules } from './crawl/robots-rules.service';
@@ -49,10 +50,12 @@ export class WorkerModule {
     const crawls = env.WORKER_QUEUES.includes('crawl');
     // A pod that consumes neither `render` nor `crawl` never launches a browser.
     const pageParts: Provider[] =
-      renders || crawls ? [JobProgress, InFlightLimits, Reconciler, RetentionSweeper, RenderMetrics] : [];
-    const renderParts: Provider[] = renders ? [PageRunner, SyncScrape, BatchExpander, RenderProcessor] : [];
+      renders || crawls
+        ? [JobProgress, InFlightLimits, PageStep, Reconciler, RetentionSweeper, RenderMetrics]
+        : [];
+    const renderParts: Provider[] = renders ? [PageRunner, BatchExpander, RenderProcessor] : [];
     const crawlParts: Provider[] = crawls
-      ? [CrawlRunner, CrawlFrontier, HostGate, RobotsRules, SitemapReader, CrawlProcessor]
+      ? [CrawlRunner, CrawlGrowth, CrawlFrontier, HostGate, RobotsRules, SitemapReader, CrawlProcessor]
       : [];
     const delivers = env.WORKER_QUEUES.includes('webhooks');
     const webhookParts: Provider[] = delivers ? [WebhookProcessor, DeliverySweeper] : [];

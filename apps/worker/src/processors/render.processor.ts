@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { PageRunner } from '../render/page-runner.service';
-import { SyncScrape } from '../render/sync-scrape.service';
+import { PageStep } from '../render/page-step';
 import { BatchExpander } from '../render/batch-expander.service';
 import { JobHandlers, QueueProcessor } from './job-handlers';
 
@@ -10,13 +10,13 @@ export class RenderProcessor implements QueueProcessor<'render'> {
   readonly queue = 'render' as const;
 
   constructor(
-    private readonly sync: SyncScrape,
+    private readonly step: PageStep,
     private readonly pages: PageRunner,
     private readonly batches: BatchExpander,
   ) {}
 
   readonly handlers: JobHandlers<'render'> = {
-    'scrape-sync': (d) => this.sync.run(d),
+    'scrape-sync': (d) => this.step.sync(d),
     pages: (d) => this.pages.run(d),
     expand: (d) => this.batches.expand(d),
   };

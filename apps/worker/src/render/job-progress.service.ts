@@ -1,22 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { UsageRecorder } from '@app/auth';
-import { Job, JobLifecycle, PageProgress } from '@app/jobs';
-import type { PageResult } from '@app/queue-contracts';
+import { JobLifecycle } from '@app/jobs';
 import { WebhookDeliveries } from '@app/webhooks';
 
-/**
- * What follows a page's and a job's end beyond their rows (libs/jobs): the page's usage, counted
- * once, and the webhook of the job that ended.
- */
+/** A job's side of running its pages: the plan's window of pages in flight, and the job's end. */
 @Injectable()
 export class JobProgress {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
-    private readonly pages: PageProgress,
     private readonly lifecycle: JobLifecycle,
-    private readonly usage: UsageRecorder,
     private readonly deliveries: WebhookDeliveries,
   ) {}
 
@@ -27,26 +20,6 @@ export class JobProgress {
       [accountId],
     );
     return row?.n ?? 1;
-  }
-
-  /**
-   * Stores a page's result; returns false when another worker already had. A page reported without
-   * being fetched (`fetched: false`, a crawl's start page blocked by robots.txt) counts no usage.
-   */
-  async finishPage(
-    job: Pick<Job, 'id' | 'accountId' | 'environment'>,
-    result: PageResult,
-    { fetched = true } = {},
-  ): Promise<boolean> {
-    const stored = await this.pages.finish(job.id, result);
-    // Counted only by the worker whose result was stored, so a page rendered twice counts once.
-    if (stored && fetched) {
-      await this.usage.record(job.accountId, job.environment, {
-        succeeded: !result.error,
-        renderMs: result.timings.render_ms,
-      });
-    }
-    return stored;
   }
 
   /**

@@ -1,22 +1,18 @@
-import { Injectable, Logger } from '@nestjs/common';
-import { WorkerEnv } from '@app/config';
-import { Job, JobLifecycle, JobQueries, PageProgress, TERMINAL_JOB_STATUSES } from '@app/jobs';
+import { Injectable } from '@nestjs/common';
+import { JobLifecycle, JobQueries, PageProgress, TERMINAL_JOB_STATUSES } from '@app/jobs';
 import { JobProducer } from '@app/queues';
 import type { PagesData, PageResult, ScrapeOptions } from '@app/queue-contracts';
-import { RenderService } from '@app/rendering';
 import { Draining } from '../lifecycle/draining';
 import { QueueSlots } from '../lifecycle/queue-slots';
-import { InFlightLimits } from './in-flight-limits';
 import { JobProgress } from './job-progress.service';
+import { PageStep } from './page-step';
 import { PAGES_PER_JOB, type QueueHead, handOut, nextChunkStart, shares } from './page-window';
-import { renderWithRetries } from './render-attempts';
 
 /** How soon a chunk that found its account or host at the limit tries again. */
 const LIMITED_RETRY_MS = 250;
-const LEASE_MARGIN_MS = 30_000;
 
 /**
- * Renders a job's pages [fromIdx, toIdx) one at a time and records each outcome. Between pages it
+ * Renders a job's pages [fromIdx, toIdx) one at a time, each through PageStep. Between pages it
  * gives way: to a waiting sync scrape and to a shutdown (by handing the rest of the chunk back to
  * the queue), and to the account's and the host's in-flight limits. It shares what it has left
  * out as pieces when slots would otherwise idle: among this worker's idle slots when the queue is
@@ -27,17 +23,13 @@ const LEASE_MARGIN_MS = 30_000;
  */
 @Injectable()
 export class PageRunner {
-  private readonly logger = new Logger(PageRunner.name);
-
   constructor(
     private readonly jobs: JobQueries,
     private readonly pages: PageProgress,
     private readonly lifecycle: JobLifecycle,
     private readonly progress: JobProgress,
-    private readonly renderer: RenderService,
-    private readonly limits: InFlightLimits,
+    private readonly step: PageStep,
     private readonly producer: JobProducer,
-    private readonly env: WorkerEnv,
     private readonly draining: Draining,
     private readonly slots: QueueSlots,
   ) {}
@@ -55,7 +47,7 @@ export class PageRunner {
     // a failed store still fails the chunk (Bull runs it again) before anything else is queued.
     let storing: Promise<unknown> = Promise.resolve();
     const store = (result: PageResult) => {
-      storing = this.progress.finishPage(job, result);
+      storing = this.step.store(job, result);
       // Awaited at the next page or on the way out; marked handled so a failure waits for that.
       storing.catch(() => undefined);
     };
@@ -88,13 +80,7 @@ export class PageRunner {
         // Both at once: one round trip less a page.
         const [head, lease] = await Promise.all([
           this.queueHead(),
-          this.limits.acquire(
-            [
-              { key: `account:${job.accountId}`, limit: maxInFlight },
-              { key: `host:${new URL(page.url).host}`, limit: this.env.HOST_CONCURRENCY },
-            ],
-            (job.options as ScrapeOptions).timeout + LEASE_MARGIN_MS,
-          ),
+          this.step.lease(job, page.url, maxInFlight),
         ]);
         if (n > 0 && head === 'sync') {
           await lease?.release();
@@ -119,17 +105,12 @@ export class PageRunner {
             }
             end = split;
           }
-          // The running mark is a commit (a disk flush, as long as a static page's whole render), so
-          // the render does not wait for it. A page it refuses is not stored: its job was cancelled
-          // meanwhile (stop here) or another worker finished it (skip it).
-          const rendering = this.render(job, page.idx, page.url);
-          rendering.catch(() => undefined);
-          const marked = await this.pages.markRunning(jobId, page.idx);
-          result = await rendering;
-          if (!marked) {
-            if (await this.lifecycle.cancelled(jobId)) return;
-            continue;
-          }
+          // The render does not wait for the running mark's commit. A refused page is not stored:
+          // its job was cancelled meanwhile (stop here) or another worker finished it (skip it).
+          const rendered = await this.step.render(job, page, job.options as ScrapeOptions, { overlap: true });
+          if (rendered === 'cancelled') return;
+          if (rendered === 'taken') continue;
+          result = rendered;
         } finally {
           behind(lease.release());
         }
@@ -162,14 +143,5 @@ export class PageRunner {
     if (!head) return undefined;
     if (head.name === 'scrape-sync') return 'sync';
     return (head.data as Partial<PagesData> | undefined)?.piece ? 'piece' : 'other';
-  }
-
-  private render(job: Job, index: number, url: string): Promise<PageResult> {
-    const options = job.options as ScrapeOptions;
-    return renderWithRetries(
-      this.renderer,
-      { url, index, options, isolationKey: job.accountId },
-      (attempt, err) => this.logger.warn({ jobId: job.id, index, attempt, err }, 'render crashed'),
-    );
   }
 }
