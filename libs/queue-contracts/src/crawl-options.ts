@@ -1,6 +1,6 @@
 import type { ScrapeOptions } from './scrape-options';
 
-/** DESIGN.md "Request options": what a crawl adds to the scrape options of its pages. */
+/** What a crawl adds to the scrape options of its pages (docs/api.md, Request options). */
 export interface CrawlSettings {
   /** Pages fetched at most (robots-blocked and out-of-scope URLs are reported, not fetched). */
   limit: number;

@@ -1,6 +1,6 @@
 /**
- * What a caller may ask of a page and what comes back (DESIGN.md "Request options" and "Page
- * result"). Types only: the API validates into this shape, the worker renders from it.
+ * What a caller may ask of a page and what comes back (docs/api.md, Request options and Page
+ * result). Types only: the API validates into this shape, the worker renders from it.
  */
 export type OutputFormat = 'markdown' | 'html' | 'raw_html' | 'text' | 'links' | 'screenshot';
 export const OUTPUT_FORMATS: OutputFormat[] = ['markdown', 'html', 'raw_html', 'text', 'links', 'screenshot'];

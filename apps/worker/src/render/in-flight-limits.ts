@@ -30,8 +30,8 @@ export interface Lease {
 }
 
 /**
- * DESIGN.md "Fairness and politeness": an account never has more pages in flight than its plan
- * allows, and no host gets more than the per-host cap, across every worker.
+ * Fairness and politeness: an account never has more pages in flight than its plan allows, and no
+ * host gets more than the per-host cap, across every worker.
  */
 @Injectable()
 export class InFlightLimits {
