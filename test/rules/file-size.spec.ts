@@ -1,17 +1,14 @@
-import { readFileSync, readdirSync, statSync } from 'node:fs';
-import path from 'node:path';
+import { SPEC_FILE, readRepoFile, repoFiles } from './repo-files';
 
 /**
  * Small files, nothing vendored: no source file under apps/ or libs/ is over MAX_LINES lines (tests,
  * type declarations, migrations and generated files aside), and no third-party code is copied in
  * (a dependency belongs in package.json, where it is pinned, audited and updated).
  */
-const ROOT = path.join(__dirname, '..', '..');
 const TREES = ['apps', 'libs'];
 const MAX_LINES = 400;
 
 const SOURCE = /\.(ts|js|mjs|cjs)$/;
-const SPEC = /\.(spec|int-spec|e2e-spec)\.ts$/;
 const MIGRATIONS = 'libs/persistence/src/migrations/';
 /** How a generator marks its output, in a file's first lines. */
 const GENERATED = /@generated|auto-?generated|generated (by|from)|do not edit/i;
@@ -35,7 +32,7 @@ function lineCount(text: string): number {
 
 /** Whether the line limit applies to the file at `file` (repository-relative, '/' separated). */
 function limited(file: string, text: string): boolean {
-  if (!SOURCE.test(file) || SPEC.test(file) || file.endsWith('.d.ts')) return false;
+  if (!SOURCE.test(file) || SPEC_FILE.test(file) || file.endsWith('.d.ts')) return false;
   if (file.startsWith(MIGRATIONS) || file.split('/').includes('test')) return false;
   return !GENERATED.test(head(text));
 }
@@ -51,16 +48,9 @@ function vendoredBecause(file: string, text: string): string | null {
   return null;
 }
 
-function filesUnder(tree: string): string[] {
-  return readdirSync(path.join(ROOT, tree), { recursive: true, encoding: 'utf8' })
-    .map((f) => `${tree}/${f.split(path.sep).join('/')}`)
-    .filter((f) => statSync(path.join(ROOT, f)).isFile());
-}
-
-const read = (file: string) => readFileSync(path.join(ROOT, file), 'utf8');
-
 describe('small files, nothing vendored (apps/ and libs/)', () => {
-  const files = TREES.flatMap(filesUnder);
+  // Every folder is entered: a node_modules or vendor folder here is what the rule looks for.
+  const files = repoFiles(TREES, new Set());
 
   it('finds the trees it checks', () => {
     expect(files).toContain('apps/api/src/main.ts');
@@ -70,7 +60,7 @@ describe('small files, nothing vendored (apps/ and libs/)', () => {
   it(`has no source file over ${MAX_LINES} lines`, () => {
     const over = files
       .filter((f) => SOURCE.test(f))
-      .map((f) => ({ f, text: read(f) }))
+      .map((f) => ({ f, text: readRepoFile(f) }))
       .filter(({ f, text }) => limited(f, text) && lineCount(text) > MAX_LINES)
       .map(({ f, text }) => `${f}: ${lineCount(text)} lines`);
     expect(over).toEqual([]);
@@ -78,7 +68,7 @@ describe('small files, nothing vendored (apps/ and libs/)', () => {
 
   it('has nothing vendored', () => {
     const vendored = files
-      .map((f) => [f, vendoredBecause(f, read(f))])
+      .map((f) => [f, vendoredBecause(f, readRepoFile(f))])
       .filter(([, why]) => why)
       .map(([f, why]) => `${f}: ${why}`);
     expect(vendored).toEqual([]);

@@ -1,5 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { SPEC_FILE, readRepoFile, repoFiles } from './repo-files';
 
 /**
  * The job tables (jobs, job_pages, job_url_chunks) have one owner, libs/jobs: every statement on
@@ -7,26 +6,16 @@ import { join, relative } from 'node:path';
  * made once. Anywhere else, SQL naming them (in code or in a comment) fails here. Specs may set up
  * and inspect rows directly; migrations define the tables.
  */
-const ROOT = join(__dirname, '..', '..');
 const SCANNED = ['apps', 'libs', 'scripts', 'bench', 'test'];
-const SPEC = /\.(spec|int-spec|e2e-spec|resilience-spec)\.ts$/;
 const JOB_SQL =
   /\b(?:FROM|JOIN|UPDATE|INSERT\s+(?:IGNORE\s+)?INTO|DELETE\s+FROM)\s+`?(?:jobs|job_pages|job_url_chunks)\b/g;
 
-function tsFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const path = join(dir, e.name);
-    if (e.isDirectory()) return e.name === 'node_modules' ? [] : tsFiles(path);
-    return e.name.endsWith('.ts') ? [path] : [];
-  });
-}
-
 function offenders(): string[] {
-  return SCANNED.flatMap((top) => tsFiles(join(ROOT, top)))
-    .map((path) => relative(ROOT, path))
-    .filter((file) => !file.startsWith('libs/jobs/') && !SPEC.test(file) && !file.includes('/migrations/'))
+  return repoFiles(SCANNED)
+    .filter((file) => file.endsWith('.ts') && !file.startsWith('libs/jobs/'))
+    .filter((file) => !SPEC_FILE.test(file) && !file.includes('/migrations/'))
     .flatMap((file) => {
-      const text = readFileSync(join(ROOT, file), 'utf8');
+      const text = readRepoFile(file);
       return [...text.matchAll(JOB_SQL)].map((m) => {
         const line = text.slice(0, m.index).split('\n').length;
         return `${file}:${line}: ${m[0].replace(/\s+/g, ' ')}`;
