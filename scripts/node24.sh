@@ -1,19 +1,16 @@
 #!/usr/bin/env bash
-# Prints the bin directory of a Node that satisfies package.json's engines: the machine's own when it
-# is recent enough, else the official Node 24 binary, installed once into a cache folder from the npm
-# registry's node-linux-<arch> package (bin/node and headers; the machine's npm runs under it).
+# Prints the bin directory of a Node 24: the machine's own when it is Node 24 or newer, else the
+# official Node 24 binary, installed once into a cache folder from the npm registry's
+# node-linux-<arch> package (bin/node and headers; the machine's npm runs under it). package.json's
+# engines accepts 22.12 and up, but CI and the images run 24, the LTS line, so what CI passes is
+# what users run.
 #   export PATH="$(bash scripts/node24.sh):$PATH"
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 NODE_VERSION=24.21.0
 
-# Compares major.minor against engines.node (">=MAJOR.MINOR"), with whatever node is on PATH.
-if command -v node >/dev/null 2>&1 && node -e '
-  const need = require("./package.json").engines.node.replace(">=", "").split(".").map(Number);
-  const [major, minor] = process.versions.node.split(".").map(Number);
-  process.exit(major > need[0] || (major === need[0] && minor >= need[1]) ? 0 : 1);
-'; then
+if command -v node >/dev/null 2>&1 && node -e "process.exit(+process.versions.node.split('.')[0] >= ${NODE_VERSION%%.*} ? 0 : 1)"; then
   dirname "$(command -v node)"
   exit 0
 fi
