@@ -5,15 +5,13 @@ import { JobLifecycle, JobQueries, PageProgress, TERMINAL_JOB_STATUSES } from '@
 import { JobProducer } from '@app/queues';
 import type { CrawlOptions, CrawlPageData, ScrapeOptions } from '@app/queue-contracts';
 import { JobProgress } from '../render/job-progress.service';
-import { PageStep } from '../render/page-step';
+import { LIMITED_RETRY_MS, PageStep } from '../render/page-step';
 import { errorResult } from '../render/render-attempts';
 import { CrawlFrontier } from './crawl-frontier';
 import { CrawlGrowth } from './crawl-growth.service';
 import { HostGate } from './host-gate';
 import { RobotsRules } from './robots-rules.service';
 
-/** How soon a page that found its account or host at the in-flight limit tries again. */
-const LIMITED_RETRY_MS = 250;
 /** A wait for the host's next slot up to this long is slept in place; a longer one goes back to the queue. */
 const INLINE_WAIT_MS = 1500;
 /** A Crawl-delay above this is read as this: one page a minute would make a crawl last days. */

@@ -5,11 +5,8 @@ import type { PagesData, PageResult, ScrapeOptions } from '@app/queue-contracts'
 import { Draining } from '../lifecycle/draining';
 import { QueueSlots } from '../lifecycle/queue-slots';
 import { JobProgress } from './job-progress.service';
-import { PageStep } from './page-step';
+import { LIMITED_RETRY_MS, PageStep } from './page-step';
 import { PAGES_PER_JOB, type QueueHead, handOut, nextChunkStart, shares } from './page-window';
-
-/** How soon a chunk that found its account or host at the limit tries again. */
-const LIMITED_RETRY_MS = 250;
 
 /**
  * Renders a job's pages [fromIdx, toIdx) one at a time, each through PageStep. Between pages it

@@ -7,6 +7,8 @@ import { RenderService } from '@app/rendering';
 import { InFlightLimits, Lease } from './in-flight-limits';
 import { renderWithRetries } from './render-attempts';
 
+/** How soon a page that found its account or host at the in-flight limit is tried again. */
+export const LIMITED_RETRY_MS = 250;
 /** A lease outlives the page's own timeout by this much before Redis frees it on its own. */
 const LEASE_MARGIN_MS = 30_000;
 
