@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { TimeoutError } from '@app/common';
 import { JobData, JobName, JobResult, QUEUE_OF, QueueName, jobIdOf, jobOptions } from '@app/queue-contracts';
-import { QueueAdapter, type WaitingJob } from './bull/queue-adapter';
+import { QueueAdapter } from './bull/queue-adapter';
 
 export interface AddOptions {
   delay?: number;
@@ -28,11 +28,6 @@ export class JobProducer {
   private readonly waiters = new Map<QueueName, Promise<Map<string, Waiter>>>();
 
   constructor(private readonly adapter: QueueAdapter) {}
-
-  /** The job a worker of the queue takes next, or undefined when none waits (one round trip). */
-  nextWaiting(name: QueueName): Promise<WaitingJob | undefined> {
-    return this.adapter.nextWaiting(name);
-  }
 
   async add<N extends JobName>(name: N, data: JobData<N>, options: AddOptions = {}): Promise<void> {
     await this.adapter.add(QUEUE_OF[name], this.job(name, data, options));

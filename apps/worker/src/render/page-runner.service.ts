@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { JobLifecycle, JobQueries, PageProgress, TERMINAL_JOB_STATUSES } from '@app/jobs';
-import { JobProducer } from '@app/queues';
+import { JobProducer, QueueAdapter } from '@app/queues';
 import type { PagesData, PageResult, ScrapeOptions } from '@app/queue-contracts';
 import { Draining } from '../lifecycle/draining';
 import { QueueSlots } from '../lifecycle/queue-slots';
@@ -27,6 +27,7 @@ export class PageRunner {
     private readonly progress: JobProgress,
     private readonly step: PageStep,
     private readonly producer: JobProducer,
+    private readonly queues: QueueAdapter,
     private readonly draining: Draining,
     private readonly slots: QueueSlots,
   ) {}
@@ -136,7 +137,7 @@ export class PageRunner {
    * keeps that list in priority order, so a sync scrape waiting is at its head.
    */
   private async queueHead(): Promise<QueueHead> {
-    const head = await this.producer.nextWaiting('render');
+    const head = await this.queues.nextWaiting('render');
     if (!head) return undefined;
     if (head.name === 'scrape-sync') return 'sync';
     return (head.data as Partial<PagesData> | undefined)?.piece ? 'piece' : 'other';
