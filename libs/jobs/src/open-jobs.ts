@@ -7,6 +7,8 @@ export interface OpenJob {
   type: 'scrape' | 'batch' | 'crawl';
   account_id: string;
   status: 'queued' | 'running';
+  /** Pages the job has (a batch's whole list, from acceptance). */
+  total: number;
   /** URL chunks not yet expanded into pages (a batch whose expansion did not finish). */
   chunks: number;
 }
@@ -19,7 +21,7 @@ export class OpenJobs {
   /** Every job not yet ended when `all`, else those still `queued` `queuedGraceS` after creation. */
   list(all: boolean, queuedGraceS: number): Promise<OpenJob[]> {
     return this.db.query(
-      `SELECT j.id, j.type, j.account_id, j.status,
+      `SELECT j.id, j.type, j.account_id, j.status, j.total,
               (SELECT COUNT(*) FROM job_url_chunks c WHERE c.job_id = j.id) AS chunks
          FROM jobs j
         WHERE j.status = 'running' AND ?
@@ -36,13 +38,6 @@ export class OpenJobs {
       [perChunk, jobId, limit],
     );
     return rows.map((r) => Number(r.start));
-  }
-
-  async total(jobId: string): Promise<number> {
-    const [{ total }] = await this.db.query<{ total: number }[]>('SELECT total FROM jobs WHERE id = ?', [
-      jobId,
-    ]);
-    return total;
   }
 
   /** Indexes of the job's pages not yet finished, in order. */

@@ -64,13 +64,12 @@ export class Reconciler implements OnApplicationBootstrap, OnApplicationShutdown
       await this.progress.completeIfDone(job.id);
       return;
     }
-    const total = await this.openJobs.total(job.id);
     await this.producer.addMany(
       'pages',
       starts.map((start) => ({
         jobId: job.id,
         fromIdx: start,
-        toIdx: Math.min(total, start + PAGES_PER_JOB),
+        toIdx: Math.min(job.total, start + PAGES_PER_JOB),
       })),
     );
   }
