@@ -1,4 +1,3 @@
-import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 
 export interface PageCounts {
@@ -16,7 +15,7 @@ export interface PageCounts {
  * from the rows rather than through the API. Not a provider: built on a DataSource where needed.
  */
 export class JobStats {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(private readonly db: DataSource) {}
 
   async pages(jobIds: string[]): Promise<PageCounts> {
     const [row] = await this.db.query<Record<keyof PageCounts, string | null>[]>(
