@@ -15,7 +15,9 @@ const LIBS = [
   'net-guard',
   'webhooks',
   'jobs',
+  'sessions',
   'metrics',
+  'extract',
 ];
 
 /** A lib may import only the libs listed here (docs/architecture.md, Boundaries). */
@@ -26,13 +28,17 @@ const LIB_DEPENDENCIES = {
   queues: ['config', 'common', 'queue-contracts'],
   persistence: ['config', 'common', 'queue-contracts'],
   'net-guard': ['config', 'common'],
-  rendering: ['config', 'common', 'net-guard', 'queue-contracts'],
+  rendering: ['config', 'common', 'net-guard', 'queue-contracts', 'extract'],
   auth: ['config', 'common', 'persistence'],
   // The job tables are read and written only here (test/rules/job-sql-owner.spec.ts holds the others to it).
   jobs: ['config', 'common', 'persistence', 'queue-contracts', 'auth'],
+  // The sessions table likewise, here only.
+  sessions: ['config', 'common', 'persistence', 'queue-contracts'],
   webhooks: ['config', 'common', 'persistence', 'net-guard', 'queue-contracts', 'queues', 'jobs'],
   // Prometheus lives here and in the apps; other libs expose stats or listeners the apps turn into series.
   metrics: [],
+  // Main content from a parsed document: no Nest, no config, no I/O.
+  extract: [],
 };
 
 const appsNeverImportApps = {

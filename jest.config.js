@@ -38,5 +38,9 @@ module.exports = {
   globalSetup: '<rootDir>/test/global-setup.ts',
   globalTeardown: '<rootDir>/test/global-teardown.ts',
   testTimeout: 60000,
+  // A handle left open by a test file (a browser a crashed engine relaunched) must not hold CI
+  // until its time limit: the run ends when its tests have. The browser tests assert themselves
+  // that no Chromium process of theirs outlives them.
+  forceExit: true,
   reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
 };

@@ -31,6 +31,19 @@ export function processTree(root: number): number[] {
   return tree;
 }
 
+/** The pid's child processes whose command line matches `command`. */
+export function childProcesses(parent: number, command: RegExp): number[] {
+  return processTree(parent).filter((pid) => {
+    try {
+      return (
+        Number(statFields(pid)[1]) === parent && command.test(readFileSync(`/proc/${pid}/cmdline`, 'utf8'))
+      );
+    } catch {
+      return false;
+    }
+  });
+}
+
 /** The fields of /proc/<pid>/stat after the command name: field n of stat(5) is at n - 3. */
 function statFields(pid: number | string): string[] {
   return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');

@@ -1,13 +1,13 @@
 // The two peers of `npm run bench:render`, each run in a process of its own so that its whole tree
 // (Node and Chromium) is what gets measured: `bare` (playwright-core, one browser, K contexts, one
 // page at a time in each) and `crawlee` (Crawlee's PlaywrightCrawler on the same browser binary).
-// Both wait as the service does (load, then 500 ms without a request: Playwright's "networkidle"),
-// block images, media and fonts with the service's Network.setBlockedURLs patterns, and convert with
-// the service's own buildContent at the API's defaults. The bare loop reads the HTML as the service
-// does (readDocumentHtml; `--read content`: Playwright's page.content()), Crawlee with page.content()
-// as its users and its own helpers do. Prints MEASURING when the measured pages start (the bench
+// Both block images, media and fonts with the service's Network.setBlockedURLs patterns and convert
+// with the service's own buildContent at the API's defaults. The bare loop waits by the service's
+// readiness rule (bare-readiness.ts) and reads the HTML as the service does (readDocumentHtml;
+// `--read content`: Playwright's page.content()); Crawlee waits for "networkidle" (load, then 500 ms
+// without a request) and reads page.content(), as its users and its own helpers do. Prints MEASURING when the measured pages start (the bench
 // samples its process tree from then on), then one JSON line (RenderTiming).
-// Run by render.bench.ts: node dist/bench/render-contenders.js bare|crawlee --origin URL --ids FROM:COUNT ...
+// Run by render.bench.ts: node dist/bench/render-contenders.js bare|crawlee --origins URL,... --ids FROM:COUNT ...
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { spawn } from 'node:child_process';
@@ -19,23 +19,21 @@ import { createAddressPolicy, startEgressProxy } from '@app/net-guard';
 import { SCRAPE_DEFAULTS } from '@app/queue-contracts';
 import {
   BLOCKED_URL_PATTERNS,
-  CHROMIUM_FLAGS,
   buildContent,
   chromiumArgs,
   readDocumentHtml,
   type CdpClient,
 } from '@app/rendering';
-import { CHROMIUM_PATH } from '../test/fixtures/chromium';
-
-/** What one contender did over the measured pages (the warm-up left out), as it timed itself. */
-export interface RenderTiming {
-  pages: number;
-  failed: number;
-  seconds: number;
-  latenciesMs: number[];
-  /** When each page finished, in seconds from the start (the bare loop's; for bench:render-profile). */
-  doneSeconds?: number[];
-}
+import { CHROMIUM_FLAGS, CHROMIUM_PATH, CHROMIUM_SANDBOX } from '../test/fixtures/chromium';
+import { BareReadiness } from './bare-readiness';
+import {
+  PageTally,
+  WARM_UP_FIRST_ID,
+  pageUrl,
+  renderedArticle,
+  type PageSet,
+  type RenderTiming,
+} from './render-pages';
 
 /** With its CPU and memory, sampled from outside its process (bench/sampler.ts). */
 export interface RenderRun extends RenderTiming {
@@ -94,28 +92,18 @@ export const FLAG_SETS: Record<string, string[]> = {
   ],
 };
 
-/** The client-rendered article pages the bench renders: /spa/article/<id>. */
-export const spaUrl = (origin: string, id: number) => `${origin}/spa/article/${id}`;
-
-/** Every contender warms up on pages from this id on (2K of them), none of them measured. */
-export const WARM_UP_FIRST_ID = 9_000;
-
-/** The markdown holds the article, not the empty shell: its title ends in "(No. <id>)". */
-export function renderedArticle(markdown: string | undefined, id: number): boolean {
-  return !!markdown?.includes(`(No. ${id})`);
-}
-
 function toMarkdown(html: string, url: string): string | undefined {
   return buildContent({ body: html, kind: 'html', url, options: SCRAPE_DEFAULTS }).markdown;
 }
 
 interface Tab {
   page: Page;
+  readiness: BareReadiness;
   html(): Promise<string>;
 }
 
 interface Plan {
-  origin: string;
+  pages: PageSet;
   /** Ids rendered first and not measured: the browser starts, Node compiles, caches fill. */
   warmup: number[];
   ids: number[];
@@ -127,11 +115,7 @@ interface Plan {
   egress: boolean;
 }
 
-function finish(started: number, latenciesMs: number[], failed: number): RenderTiming {
-  return { pages: latenciesMs.length + failed, failed, seconds: (Date.now() - started) / 1000, latenciesMs };
-}
-
-async function bare({ origin, warmup, ids, concurrency, flags, read, egress }: Plan): Promise<RenderTiming> {
+async function bare({ pages, warmup, ids, concurrency, flags, read, egress }: Plan): Promise<RenderTiming> {
   // The worker's own proxy, in this process, open to the fixture site only.
   const proxy = egress
     ? await startEgressProxy({
@@ -141,7 +125,11 @@ async function bare({ origin, warmup, ids, concurrency, flags, read, egress }: P
     : undefined;
   const browser = await chromium.launch({
     executablePath: CHROMIUM_PATH,
-    args: [...flags, ...(proxy ? chromiumArgs(proxy.url) : [...CHROMIUM_FLAGS, DEAD_PROXY])],
+    args: [
+      ...flags,
+      ...(proxy ? chromiumArgs(proxy.url, CHROMIUM_SANDBOX) : [...CHROMIUM_FLAGS, DEAD_PROXY]),
+    ],
+    chromiumSandbox: CHROMIUM_SANDBOX,
   });
   // One tab per context, reused for every page: a new tab costs a renderer process.
   const tabs = await Promise.all(
@@ -152,16 +140,17 @@ async function bare({ origin, warmup, ids, concurrency, flags, read, egress }: P
       await cdp.send('Network.enable');
       await cdp.send('Network.setBlockedURLs', { urls: BLOCKED_URL_PATTERNS });
       const { frameTree } = await cdp.send('Page.getFrameTree');
+      const readiness = await BareReadiness.attach(cdp);
       const html = () =>
         read === 'cdp' ? readDocumentHtml(cdp as unknown as CdpClient, frameTree.frame.id) : page.content();
-      return { page, html };
+      return { page, readiness, html };
     }),
   );
-  const render = async ({ page, html }: Tab, id: number): Promise<boolean> => {
-    await page.goto(spaUrl(origin, id), { waitUntil: 'networkidle', timeout: 30_000 });
+  const render = async ({ page, readiness, html }: Tab, id: number): Promise<boolean> => {
+    await readiness.navigate(page, pageUrl(pages, id));
     return renderedArticle(toMarkdown(await html(), page.url()), id);
   };
-  const runAll = async (list: number[], onPage: (ms: number, ok: boolean) => void) => {
+  const runAll = async (list: number[], onPage: (id: number, ms: number, ok: boolean) => void) => {
     let next = 0;
     await Promise.all(
       tabs.map(async (tab) => {
@@ -169,31 +158,24 @@ async function bare({ origin, warmup, ids, concurrency, flags, read, egress }: P
           const id = list[next++];
           const t = Date.now();
           const ok = await render(tab, id).catch(() => false);
-          onPage(Date.now() - t, ok);
+          onPage(id, Date.now() - t, ok);
         }
       }),
     );
   };
   try {
     await runAll(warmup, () => undefined);
-    const latencies: number[] = [];
-    const doneSeconds: number[] = [];
-    let failed = 0;
     measuring();
-    const started = Date.now();
-    await runAll(ids, (ms, ok) => {
-      doneSeconds.push((Date.now() - started) / 1000);
-      if (ok) latencies.push(ms);
-      else failed++;
-    });
-    return { ...finish(started, latencies, failed), doneSeconds };
+    const tally = new PageTally(pages);
+    await runAll(ids, (id, ms, ok) => tally.record(id, ms, ok));
+    return tally.timing();
   } finally {
     await browser.close();
     await proxy?.close();
   }
 }
 
-async function crawlee({ origin, warmup, ids, concurrency, flags }: Plan): Promise<RenderTiming> {
+async function crawlee({ pages, warmup, ids, concurrency, flags }: Plan): Promise<RenderTiming> {
   // Crawlee's storage stays in memory (persistStorage false) under a directory of this run's own.
   const storage = mkdtempSync(join(tmpdir(), 'render-bench-crawlee-'));
   process.env.CRAWLEE_STORAGE_DIR = storage;
@@ -204,9 +186,7 @@ async function crawlee({ origin, warmup, ids, concurrency, flags }: Plan): Promi
   });
   const measured = new Set(ids);
   const starts = new Map<string, number>();
-  const latencies: number[] = [];
-  let failed = 0;
-  let started = 0;
+  let tally: PageTally | undefined;
   const crawler = new PlaywrightCrawler(
     {
       launchContext: {
@@ -227,9 +207,9 @@ async function crawlee({ origin, warmup, ids, concurrency, flags }: Plan): Promi
       preNavigationHooks: [
         async ({ page, request }, gotoOptions) => {
           const id = Number(request.userData.id);
-          if (measured.has(id) && !started) {
+          if (measured.has(id) && !tally) {
             measuring();
-            started = Date.now();
+            tally = new PageTally(pages);
           }
           starts.set(request.uniqueKey, Date.now());
           await playwrightUtils.blockRequests(page, { urlPatterns: BLOCKED_URL_PATTERNS });
@@ -239,19 +219,18 @@ async function crawlee({ origin, warmup, ids, concurrency, flags }: Plan): Promi
       requestHandler: async ({ page, request }) => {
         const id = Number(request.userData.id);
         const ok = renderedArticle(toMarkdown(await page.content(), page.url()), id);
-        if (!measured.has(id)) return;
-        if (ok) latencies.push(Date.now() - starts.get(request.uniqueKey)!);
-        else failed++;
+        if (measured.has(id)) tally!.record(id, Date.now() - starts.get(request.uniqueKey)!, ok);
       },
       failedRequestHandler: ({ request }) => {
-        if (measured.has(Number(request.userData.id))) failed++;
+        const id = Number(request.userData.id);
+        if (measured.has(id)) tally!.record(id, 0, false);
       },
     },
     config,
   );
   try {
-    await crawler.run([...warmup, ...ids].map((id) => ({ url: spaUrl(origin, id), userData: { id } })));
-    return finish(started, latencies, failed);
+    await crawler.run([...warmup, ...ids].map((id) => ({ url: pageUrl(pages, id), userData: { id } })));
+    return tally!.timing();
   } finally {
     rmSync(storage, { recursive: true, force: true });
   }
@@ -261,7 +240,8 @@ async function main(): Promise<void> {
   const { positionals, values } = parseArgs({
     allowPositionals: true,
     options: {
-      origin: { type: 'string' },
+      origins: { type: 'string' },
+      'late-every': { type: 'string', default: '0' },
       ids: { type: 'string' },
       same: { type: 'string' },
       concurrency: { type: 'string', default: '2' },
@@ -275,7 +255,7 @@ async function main(): Promise<void> {
   // --same ID renders that one page `count` times (the latency comparison); else ids from..from+count-1.
   const ids = Array.from({ length: count }, (_, i) => (values.same ? Number(values.same) : from + i));
   const plan: Plan = {
-    origin: values.origin!,
+    pages: { origins: values.origins!.split(','), lateEvery: Number(values['late-every']) },
     warmup: Array.from({ length: concurrency * 2 }, (_, i) => WARM_UP_FIRST_ID + i),
     ids,
     concurrency,

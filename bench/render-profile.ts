@@ -18,7 +18,8 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { startFixtureSite, type FixtureSite } from '../test/fixtures/site/fixture-site';
 import { ownTicks, processRssMiB, processTree, sample } from './process-tree';
-import { renderedArticle, runContender, spaUrl } from './render-contenders';
+import { runContender } from './render-contenders';
+import { renderedArticle, spaUrl } from './render-pages';
 import { JobStats } from '@app/jobs';
 import { startServiceStack, type ServiceStack } from './service-stack';
 
@@ -87,7 +88,17 @@ const requestsPerPage = (site: FixtureSite, pages: number) =>
 async function profileBare(pages: number, k: string, read: string, egress: boolean): Promise<void> {
   const site = await startFixtureSite({ crawlDelaySeconds: null, trapRefusedAddresses: false });
   try {
-    const args = ['bare', '--origin', site.origin, '--ids', `1:${pages}`, '--concurrency', k, '--read', read];
+    const args = [
+      'bare',
+      '--origins',
+      site.origin,
+      '--ids',
+      `1:${pages}`,
+      '--concurrency',
+      k,
+      '--read',
+      read,
+    ];
     if (egress) args.push('--egress');
     // From its measured pages on, as bench:render and the service's profile: launch and warm-up left out.
     let profile: ReturnType<typeof startProfile> | undefined;
@@ -166,7 +177,7 @@ async function profileService(profile: ServiceProfile) {
       );
       console.log(
         `service, batch ${b + 1}, ${pages} ${isStatic ? 'static pages, render auto' : 'client-rendered pages'}, ` +
-          `RENDER_CONCURRENCY ${k}: ${(pages / seconds).toFixed(2)} pages/s, ${good.length} rendered, ` +
+          `RENDER_CONCURRENCY ${settings.RENDER_CONCURRENCY ?? k}: ${(pages / seconds).toFixed(2)} pages/s, ${good.length} rendered, ` +
           requestsPerPage(stack.site!, pages),
       );
       console.log(report);

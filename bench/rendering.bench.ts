@@ -4,6 +4,7 @@
 // that their CPU time (reaped children's, from /proc/self/stat) is all counted, launch included.
 // Run: node -r ts-node/register/transpile-only -r tsconfig-paths/register bench/rendering.bench.ts \
 //        --kind static|spa|http --engine playwright|puppeteer --pages 60 --concurrency 2 --pool 1 --block true
+//        --headers N (N caller's headers on every page: what sending them to the target's origin costs)
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { loadWorkerEnv } from '@app/config';
@@ -33,6 +34,7 @@ async function main(): Promise<void> {
       pool: { type: 'string', default: '1' },
       block: { type: 'string', default: 'true' },
       chromium: { type: 'string' },
+      headers: { type: 'string', default: '0' },
     },
   });
   const pages = Number(values.pages);
@@ -53,6 +55,14 @@ async function main(): Promise<void> {
     render: values.kind === 'http' ? ('http' as const) : ('browser' as const),
     engine: values.engine as BrowserEngine,
     block_resources: values.block === 'true',
+    ...(Number(values.headers) > 0 && {
+      headers: Object.fromEntries(
+        Array.from({ length: Number(values.headers) }, (_, i) => [
+          `X-Bench-${i}`,
+          `value-${i}-`.padEnd(40, 'x'),
+        ]),
+      ),
+    }),
   };
   let failed = 0;
   const run = async (from: number, count: number) => {
@@ -81,7 +91,7 @@ async function main(): Promise<void> {
   const nodeMs = (node.user + node.system) / 1000 / pages;
   console.log(
     `${values.kind} via ${values.kind === 'http' ? 'http' : values.engine}, pool ${values.pool}, ` +
-      `concurrency ${concurrency}, block ${values.block}: ${pages} pages (${failed} failed) in ${seconds.toFixed(1)} s, ` +
+      `concurrency ${concurrency}, block ${values.block}, headers ${values.headers}: ${pages} pages (${failed} failed) in ${seconds.toFixed(1)} s, ` +
       `${(pages / seconds).toFixed(2)} pages/s; CPU per page: Chromium ${chromiumMs.toFixed(0)} ms, Node ${nodeMs.toFixed(0)} ms`,
   );
   await site.close();

@@ -5,13 +5,16 @@
 import 'reflect-metadata';
 import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { resolve } from 'node:path';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { migrate } from '../scripts/migrate';
 import { type FixtureSite, startFixtureSite } from '../test/fixtures/site/fixture-site';
 import { freePort, waitForHttp } from '../test/support/processes';
 import { startRedisServer, type OwnRedis } from '../test/support/redis-server';
+import { BENCH_SANDBOX_ENV } from '../test/fixtures/chromium';
 import { testEnvironment } from '../test/support/test-env';
 
 export interface ServiceStackOptions {
@@ -26,7 +29,22 @@ export interface ServiceStackOptions {
   apiNodeArgs?: string[];
   /** Serve the fixture site too (no Crawl-delay; loopback is where its pages are, not a trap). */
   site?: boolean;
+  /**
+   * Start the API and a worker as `npm start` does (dist/scripts/start.js), at their defaults: no
+   * setting of the bench's or its caller's that tunes them reaches them (see NPM_START_DROPS), and
+   * no developer's .env.local. `api` is then start.js, whose process tree holds both; `worker`
+   * stays undefined (the worker's port is `workerPort`). `worker` and `apiNodeArgs` do not apply.
+   */
+  npmStart?: boolean;
 }
+
+/**
+ * What `npm start` would not be given: the test environment's and the benches' own choices
+ * (NODE_ENV, LOG_LEVEL, CHROMIUM_PATH) and any tuning of the caller's shell. It keeps the
+ * database, Redis, secrets, egress allowlist and sandbox settings, which a developer must give it.
+ */
+const NPM_START_DROPS =
+  /^(NODE_ENV|LOG_LEVEL|CHROMIUM_PATH|RENDER_.*|BROWSER_.*|HOST_CONCURRENCY|CONTENT_THREADS|WORKER_QUEUES)$/;
 
 export interface BenchPlan {
   ratePerMinute: number;
@@ -50,6 +68,8 @@ export interface ServiceStack {
   api: ChildProcess;
   /** Undefined until a worker has started. */
   worker: ChildProcess | undefined;
+  /** The latest worker's WORKER_PORT (health and metrics). */
+  workerPort: number | undefined;
   /** Starts the worker with these settings and waits until it is ready. */
   /** `nodeArgs`: node's own flags for the worker (e.g. --cpu-prof, which NODE_OPTIONS refuses). */
   startWorker(settings: NodeJS.ProcessEnv, nodeArgs?: string[]): Promise<ChildProcess>;
@@ -67,10 +87,16 @@ export interface ServiceStack {
  * An entry (path from the repository root, without extension) as a child process, started the way
  * this bench runs (compiled, or under ts-node). Its logs go to /dev/null, errors to ours.
  */
-export function startEntry(entry: string, env: NodeJS.ProcessEnv, nodeArgs: string[] = []): ChildProcess {
+export function startEntry(
+  entry: string,
+  env: NodeJS.ProcessEnv,
+  nodeArgs: string[] = [],
+  cwd?: string,
+): ChildProcess {
   const file = resolve(__dirname, '..', `${entry}${__filename.endsWith('.ts') ? '.ts' : '.js'}`);
   return spawn(process.execPath, [...process.execArgv, ...nodeArgs, file], {
     env,
+    cwd,
     stdio: ['ignore', 'ignore', 'inherit'],
   });
 }
@@ -90,6 +116,7 @@ export async function startServiceStack({
   logLevel = 'warn',
   apiNodeArgs = [],
   site: withSite = false,
+  npmStart = false,
 }: ServiceStackOptions = {}): Promise<ServiceStack> {
   const runId = randomBytes(4).toString('hex');
   const database = `scraper_bench_${runId}`;
@@ -102,6 +129,7 @@ export async function startServiceStack({
     ...process.env,
     ...testEnvironment(runId),
     NODE_ENV: 'production',
+    ...BENCH_SANDBOX_ENV,
     LOG_LEVEL: logLevel,
     DATABASE_URL: `mysql://root@127.0.0.1:3306/${database}`,
     ...(redis ? { REDIS_URL: redis.url } : {}),
@@ -109,8 +137,11 @@ export async function startServiceStack({
   };
   const children: ChildProcess[] = [];
   let db: DataSource | undefined;
+  // start.js reads .env.local from its working directory: an empty one of its own.
+  const emptyDir = npmStart ? mkdtempSync(join(tmpdir(), 'bench-npm-start-')) : undefined;
   const stop = async () => {
     await Promise.all(children.map(stopProcess));
+    if (emptyDir) rmSync(emptyDir, { recursive: true, force: true });
     redisClient?.disconnect();
     await redis?.stop();
     await site?.close();
@@ -125,7 +156,19 @@ export async function startServiceStack({
     await db.initialize();
     const apiPort = await freePort();
     const apiUrl = `http://127.0.0.1:${apiPort}`;
-    const api = startEntry('apps/api/src/main', { ...env, PORT: String(apiPort) }, apiNodeArgs);
+    const npmStartPort = npmStart ? await freePort() : undefined;
+    const api = npmStart
+      ? startEntry(
+          'scripts/start',
+          {
+            ...Object.fromEntries(Object.entries(env).filter(([k]) => !NPM_START_DROPS.test(k))),
+            PORT: String(apiPort),
+            WORKER_PORT: String(npmStartPort),
+          },
+          [],
+          emptyDir,
+        )
+      : startEntry('apps/api/src/main', { ...env, PORT: String(apiPort) }, apiNodeArgs);
     children.push(api);
     const call = async (
       path: string,
@@ -162,6 +205,7 @@ export async function startServiceStack({
       site,
       api,
       worker: undefined,
+      workerPort: npmStartPort,
       startWorker: async (settings, nodeArgs = []) => {
         const workerPort = await freePort();
         const worker = startEntry(
@@ -171,6 +215,7 @@ export async function startServiceStack({
         );
         children.push(worker);
         stack.worker = worker;
+        stack.workerPort = workerPort;
         await waitForHttp(`http://127.0.0.1:${workerPort}/readyz`, 60_000);
         return worker;
       },
@@ -194,7 +239,9 @@ export async function startServiceStack({
     };
     await Promise.all([
       waitForHttp(`${apiUrl}/healthz`, 60_000),
-      workerSettings && stack.startWorker(workerSettings),
+      npmStartPort
+        ? waitForHttp(`http://127.0.0.1:${npmStartPort}/readyz`, 60_000)
+        : workerSettings && stack.startWorker(workerSettings),
     ]);
     stack.key = await createAccount(plan);
     return stack;

@@ -18,6 +18,7 @@ import { migrate } from '../scripts/migrate';
 import { makeTestCertificate, startHttpsReceiver } from '../test/fixtures/https';
 import { insertEndedJob } from '../test/support/ended-jobs';
 import { freePort, waitForHttp } from '../test/support/processes';
+import { BENCH_SANDBOX_ENV } from '../test/fixtures/chromium';
 import { testEnvironment } from '../test/support/test-env';
 
 const BACKLOG = 1000;
@@ -61,6 +62,7 @@ async function main(): Promise<void> {
     ...process.env,
     ...testEnvironment(runId),
     NODE_ENV: 'production',
+    ...BENCH_SANDBOX_ENV,
     LOG_LEVEL: 'info',
     DATABASE_URL: `mysql://root@127.0.0.1:3306/scraper_bench_${runId}`,
     REDIS_PREFIX: `scraper_bench_${runId}`,

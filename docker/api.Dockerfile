@@ -2,6 +2,10 @@
 #   docker build -f docker/api.Dockerfile -t scraper-api .
 # The same image runs the migrations: node dist/scripts/migrate.js (needs only DATABASE_URL).
 
+# The base of both stages. For a reproducible build pin it by digest where a registry is reachable:
+#   --build-arg NODE_IMAGE=node:24-bookworm-slim@sha256:<digest>
+# (`docker buildx imagetools inspect node:24-bookworm-slim` prints the digest). Where none is,
+# a local stand-in builds from npm's Node binary (docs/deploy.md, "Building the images").
 ARG NODE_IMAGE=node:24-bookworm-slim
 
 FROM ${NODE_IMAGE} AS build
@@ -15,7 +19,10 @@ COPY tsconfig.json tsconfig.build.json ./
 COPY libs ./libs
 COPY apps ./apps
 COPY scripts ./scripts
-RUN npm run build && npm prune --omit=dev --ignore-scripts
+# Production dependencies only: optional ones go too, since here they are the TypeScript toolchain
+# (ts-node, typescript, @swc: optional peers of typeorm and cosmiconfig) and native speed-ups the
+# apps run without.
+RUN npm run build && npm prune --omit=dev --omit=optional --ignore-scripts
 
 FROM ${NODE_IMAGE}
 # tini as PID 1 forwards SIGTERM to node and reaps orphans.

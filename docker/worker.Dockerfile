@@ -1,6 +1,10 @@
 # The worker image: Bull consumers and pooled Debian Chromium. Build from the repository root:
 #   docker build -f docker/worker.Dockerfile -t scraper-worker .
 
+# The base of both stages. For a reproducible build pin it by digest where a registry is reachable:
+#   --build-arg NODE_IMAGE=node:24-bookworm-slim@sha256:<digest>
+# (`docker buildx imagetools inspect node:24-bookworm-slim` prints the digest). Where none is,
+# a local stand-in builds from npm's Node binary (docs/deploy.md, "Building the images").
 ARG NODE_IMAGE=node:24-bookworm-slim
 
 FROM ${NODE_IMAGE} AS build
@@ -14,7 +18,10 @@ COPY tsconfig.json tsconfig.build.json ./
 COPY libs ./libs
 COPY apps ./apps
 COPY scripts ./scripts
-RUN npm run build && npm prune --omit=dev --ignore-scripts
+# Production dependencies only: optional ones go too, since here they are the TypeScript toolchain
+# (ts-node, typescript, @swc: optional peers of typeorm and cosmiconfig) and native speed-ups the
+# apps run without.
+RUN npm run build && npm prune --omit=dev --omit=optional --ignore-scripts
 
 FROM ${NODE_IMAGE}
 # chromium-headless-shell has no browser UI (about half the CPU of the full chromium per page);
@@ -23,6 +30,10 @@ FROM ${NODE_IMAGE}
 RUN apt-get update \
   && apt-get install -y --no-install-recommends tini chromium-headless-shell fonts-liberation \
   && rm -rf /var/lib/apt/lists/*
+# WebRTC only through the proxy, as a managed policy too: the full chromium honours it (the flags in
+# libs/rendering/src/engines/chromium.ts do the same for both), the headless shell reads no policies.
+RUN mkdir -p /etc/chromium/policies/managed \
+  && echo '{"WebRtcIPHandling": "disable_non_proxied_udp"}' >/etc/chromium/policies/managed/scraper.json
 ENV NODE_ENV=production \
   CHROMIUM_PATH=/usr/lib/chromium/chromium-headless-shell
 WORKDIR /app

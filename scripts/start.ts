@@ -9,7 +9,8 @@ import { resolve } from 'node:path';
 import { parse } from 'dotenv';
 import Redis from 'ioredis';
 import { ConfigError, loadApiEnv, loadWorkerEnv, readEnvironment } from '@app/config';
-import { DomainError, explainStartupFailure } from '@app/common';
+import { createConnection } from 'mysql2/promise';
+import { type Dependency, DomainError, explainStartupFailure, unreachable } from '@app/common';
 import { DataSource } from 'typeorm';
 import { migrate } from './migrate';
 import { createAccount, describeCreated } from './account-create';
@@ -41,14 +42,49 @@ function ensureLocalSecrets(): void {
   console.log(`Generated ${missing.join(', ')} into .env.local (git-ignored). The admin token is there too.`);
 }
 
+const CONNECT_TIMEOUT_MS = 5_000;
+
 async function pingRedis(url: string): Promise<void> {
-  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  const redis = new Redis(url, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+    connectTimeout: CONNECT_TIMEOUT_MS,
+  });
+  // Without a listener ioredis prints the socket's error with a stack; connect() then rejects
+  // with "Connection is closed", so the socket's error is the one worth naming.
+  let socketError: unknown;
+  redis.on('error', (err: unknown) => (socketError ??= err));
   try {
     await redis.connect();
     await redis.ping();
+  } catch (err) {
+    throw socketError ?? err;
   } finally {
     redis.disconnect();
   }
+}
+
+/** The server only: the database itself may not exist yet (migrate creates it). */
+async function pingMysql(url: string): Promise<void> {
+  const server = new URL(url);
+  server.pathname = '';
+  const connection = await createConnection({ uri: server.toString(), connectTimeout: CONNECT_TIMEOUT_MS });
+  await connection.end();
+}
+
+/** Both servers at once: a line for each one that cannot be reached, none when both answer. */
+async function unreachableServers(urls: Record<Dependency, string>): Promise<string[]> {
+  const ping: Record<Dependency, (url: string) => Promise<void>> = { redis: pingRedis, mysql: pingMysql };
+  const lines = await Promise.all(
+    (Object.keys(urls) as Dependency[]).map((dependency) =>
+      ping[dependency](urls[dependency]).then(
+        () => null,
+        (err: unknown) => unreachable(dependency, urls[dependency], err),
+      ),
+    ),
+  );
+  return lines.filter((line): line is string => line !== null);
 }
 
 async function accountCount(databaseUrl: string): Promise<number> {
@@ -74,7 +110,12 @@ async function main(): Promise<void> {
   // Validate both apps' settings up front: a bad variable is named before anything starts.
   const api = loadApiEnv(env);
   loadWorkerEnv(env);
-  await pingRedis(api.REDIS_URL);
+  const unreachableLines = await unreachableServers({ redis: api.REDIS_URL, mysql: api.DATABASE_URL });
+  if (unreachableLines.length) {
+    process.stderr.write(`${unreachableLines.join('\n')}\n`);
+    process.exitCode = 1;
+    return;
+  }
   const applied = await migrate(api.DATABASE_URL);
   console.log(
     applied.length ? `Applied migrations: ${applied.join(', ')}` : 'Database schema is up to date.',

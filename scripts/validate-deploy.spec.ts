@@ -110,4 +110,29 @@ describe('validate:deploy', () => {
       'k8s/api-pdb.yaml: not in any kustomization (name it *.template.yaml if it is applied by hand)',
     ]);
   });
+
+  it("keeps what Chromium's sandbox needs in the worker's pod and compose service", () => {
+    const file = 'k8s/worker-deployment.yaml';
+    const where = 'Deployment scraper-worker';
+    expect(checkDeployFiles(withEdit(file, 'type: Localhost', 'type: RuntimeDefault'))).toEqual([
+      `${where}: the worker needs seccompProfile Localhost scraper-chromium.json (Chromium's sandbox)`,
+    ]);
+    expect(checkDeployFiles(withEdit(file, 'runAsUser: 1000', 'runAsUser: 0'))).toEqual([
+      `${where}: the worker must run as a non-root runAsUser (runAsNonRoot: true)`,
+    ]);
+    expect(checkDeployFiles(withEdit(file, 'privileged: false', 'privileged: true'))).toEqual([
+      `${where}: the worker must not be privileged`,
+    ]);
+    const noSandbox = withEdit(
+      file,
+      "value: '3001'",
+      "value: '3001'\n            - name: CHROMIUM_NO_SANDBOX\n              value: '1'",
+    );
+    expect(checkDeployFiles(noSandbox)).toEqual([
+      `${where}: CHROMIUM_NO_SANDBOX=1 turns Chromium's sandbox off; the image runs with it`,
+    ]);
+    expect(checkDeployFiles(withEdit('docker/compose.yaml', /\n {6}- seccomp=.*/, ''))).toEqual([
+      "docker/compose.yaml: worker needs security_opt seccomp=scraper-chromium.json for Chromium's sandbox",
+    ]);
+  });
 });

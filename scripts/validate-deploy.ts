@@ -246,7 +246,7 @@ function checkWorkloads(docs: Obj[]): string[] {
         if (variable in env && !fromSecret.has(variable))
           problems.push(`${where}: ${variable} must come from a Secret`);
       if (name in HEALTH_PORT_VARIABLE) problems.push(...checkProbes(where, container, schema, env));
-      if (name === 'worker') problems.push(...checkWorkerPod(where, pod, container));
+      if (name === 'worker') problems.push(...checkWorkerPod(where, pod, container, env));
       if (name === 'api' || name === 'worker') problems.push(...checkGracePeriod(where, pod, container, env));
     }
   }
@@ -379,8 +379,33 @@ function checkProbes(
   return problems;
 }
 
-function checkWorkerPod(where: string, pod: Obj, container: Obj): string[] {
+/**
+ * What Chromium's sandbox needs and nothing more: a non-root user, a seccomp profile that lets it
+ * build its namespaces (not the runtime's default, which refuses them on containerd), no privilege.
+ */
+function checkWorkerSandbox(where: string, pod: Obj, container: Obj, env: Record<string, string>): string[] {
   const problems: string[] = [];
+  const security = (key: string) => at(container, 'securityContext', key) ?? at(pod, 'securityContext', key);
+  if (security('runAsNonRoot') !== true || [0, '0', undefined].includes(security('runAsUser') as never))
+    problems.push(`${where}: the worker must run as a non-root runAsUser (runAsNonRoot: true)`);
+  const seccomp = obj(security('seccompProfile'));
+  if (seccomp.type !== 'Localhost' || !/scraper-chromium\.json$/.test(str(seccomp.localhostProfile) ?? ''))
+    problems.push(
+      `${where}: the worker needs seccompProfile Localhost scraper-chromium.json (Chromium's sandbox)`,
+    );
+  if (at(container, 'securityContext', 'privileged') === true)
+    problems.push(`${where}: the worker must not be privileged`);
+  if (at(container, 'securityContext', 'allowPrivilegeEscalation') !== false)
+    problems.push(`${where}: the worker needs allowPrivilegeEscalation: false`);
+  if (!list(at(container, 'securityContext', 'capabilities', 'drop')).includes('ALL'))
+    problems.push(`${where}: the worker must drop ALL capabilities`);
+  if (env.CHROMIUM_NO_SANDBOX === '1')
+    problems.push(`${where}: CHROMIUM_NO_SANDBOX=1 turns Chromium's sandbox off; the image runs with it`);
+  return problems;
+}
+
+function checkWorkerPod(where: string, pod: Obj, container: Obj, env: Record<string, string>): string[] {
+  const problems = checkWorkerSandbox(where, pod, container, env);
   const shm = list(container.volumeMounts)
     .map(obj)
     .find((m) => m.mountPath === '/dev/shm');
@@ -476,6 +501,9 @@ function checkCompose(compose: unknown, files: DeployFiles): string[] {
     }
   }
   if (!str(at(services, 'worker', 'shm_size'))) problems.push(`${where}: worker needs shm_size for Chromium`);
+  const securityOpt = list(at(services, 'worker', 'security_opt')).map(str);
+  if (!securityOpt.some((o) => /^seccomp[=:].*scraper-chromium\.json$/.test(o ?? '')))
+    problems.push(`${where}: worker needs security_opt seccomp=scraper-chromium.json for Chromium's sandbox`);
   return problems;
 }
 

@@ -1,8 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { processRssMiB, sample } from '../../bench/process-tree';
 import { FixtureSite, startFixtureSite } from '../fixtures/site/fixture-site';
-import { ApiHarness, TestAccount, createAccount, startApi } from '../support/api-harness';
+import { ApiHarness, TestAccount, createAccountOnPlan, startApi } from '../support/api-harness';
 import { waitForJob } from '../support/jobs';
 import { RunningProcess, freePort, runCompiled, startWorkerProcess, waitForHttp } from '../support/processes';
 import { recordLoad } from './report';
@@ -48,14 +47,11 @@ describe('load', () => {
     site = await startFixtureSite({ crawlDelaySeconds: null });
     admin = await startApi();
     // A plan that never throttles the load and holds its quota, as the API bench's does.
-    const plan = `load_${randomBytes(4).toString('hex')}`;
-    await admin.app
-      .get(DataSource)
-      .query(
-        'INSERT INTO plans (name, rate_per_minute, monthly_quota, max_concurrent_pages) VALUES (?, 10000000, 100000000, 8)',
-        [plan],
-      );
-    account = await createAccount(admin, plan);
+    account = await createAccountOnPlan(admin, {
+      ratePerMinute: 10_000_000,
+      monthlyQuota: 100_000_000,
+      maxConcurrentPages: 8,
+    });
   });
   afterAll(async () => {
     for (const p of procs) {

@@ -1,6 +1,7 @@
 import { appendFileSync, existsSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { HOSTILE_COLUMNS, hostileRow, type HostileOutcome } from '../support/hostile-cases';
 
 /**
  * The suite's tables for docs/reliability.md: markdown rows appended per case to
@@ -31,4 +32,8 @@ export function recordAbuse(row: { group: string; input: string; answer: string 
 
 export function recordLoad(row: { what: string; figures: string }): void {
   appendRow('load.md', ['what', 'figures'], [row.what, row.figures]);
+}
+
+export function recordHostile(outcome: HostileOutcome): void {
+  appendRow('hostile.md', HOSTILE_COLUMNS, hostileRow(outcome));
 }

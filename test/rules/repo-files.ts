@@ -5,7 +5,7 @@ import { join } from 'node:path';
 export const ROOT = join(__dirname, '..', '..');
 
 /** Test files of every suite; the rules allow them what they forbid in code. */
-export const SPEC_FILE = /\.(spec|int-spec|e2e-spec|resilience-spec|corpora-spec)\.ts$/;
+export const SPEC_FILE = /\.(spec|int-spec|e2e-spec|resilience-spec|corpora-spec|container-spec)\.ts$/;
 
 /** Installs and build output, not the repository's own files. */
 const NOT_OURS = new Set(['node_modules', 'dist', '.git', 'coverage']);

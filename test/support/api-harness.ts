@@ -2,6 +2,7 @@ import { Writable } from 'node:stream';
 import { randomBytes } from 'node:crypto';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import request from 'supertest';
+import { DataSource } from 'typeorm';
 import { ApiEnv, loadApiEnv } from '@app/config';
 import { createApiApp } from '../../apps/api/src/bootstrap';
 
@@ -68,4 +69,19 @@ export async function createAccount(api: ApiHarness, plan = 'starter'): Promise<
     liveKey: keys.find((k) => k.environment === 'production')!.key,
     testKey: keys.find((k) => k.environment === 'sandbox')!.key,
   };
+}
+
+/** An account on a plan of its own, for tests that need a plan's limits set. */
+export async function createAccountOnPlan(
+  api: ApiHarness,
+  plan: { ratePerMinute: number; monthlyQuota: number; maxConcurrentPages: number },
+): Promise<TestAccount> {
+  const name = `plan_${randomBytes(4).toString('hex')}`;
+  await api.app
+    .get(DataSource)
+    .query(
+      'INSERT INTO plans (name, rate_per_minute, monthly_quota, max_concurrent_pages) VALUES (?, ?, ?, ?)',
+      [name, plan.ratePerMinute, plan.monthlyQuota, plan.maxConcurrentPages],
+    );
+  return createAccount(api, name);
 }

@@ -20,6 +20,9 @@ export function testEnvironment(runId: string) {
     // Bounds a worker's wait for its active jobs when a test closes it (140 s in production); the
     // drain tests set their own.
     SHUTDOWN_GRACE_MS: '15000',
+    // Every test's client is 127.0.0.1, so their deliberate 401s would add up against one address;
+    // the limit's own test sets it back (apps/api/test/auth-first.e2e-spec.ts).
+    AUTH_FAIL_LIMIT_PER_MIN: '100000',
     NET_EGRESS_MODE: 'allowlist',
     NET_ALLOW_CIDRS: '127.0.0.1/32',
     ...(chromium ? { CHROMIUM_PATH: chromium } : {}),

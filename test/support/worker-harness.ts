@@ -2,6 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { WorkerEnv, loadWorkerEnv } from '@app/config';
+import { QueueAdapter } from '@app/queues';
 import { WorkerModule } from '../../apps/worker/src/worker.module';
 
 export interface WorkerHarness {
@@ -27,4 +28,19 @@ export async function startWorker(
   // Fastify adds its routes on ready(); supertest on getHttpServer() needs them.
   await app.getHttpAdapter().getInstance().ready();
   return { app, env, close: () => app.close() };
+}
+
+/**
+ * Waits until the render queue holds nothing waiting, running or delayed: what earlier suites left
+ * there goes first, so what a test then counts is its own.
+ */
+export async function waitForEmptyRenderQueue(worker: WorkerHarness, timeoutMs = 60_000): Promise<void> {
+  const queues = worker.app.get(QueueAdapter);
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const counts = await queues.counts('render');
+    if (counts.waiting + counts.active + counts.delayed === 0) return;
+    if (Date.now() > deadline) throw new Error(`render queue never emptied: ${JSON.stringify(counts)}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
 }

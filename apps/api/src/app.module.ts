@@ -14,6 +14,8 @@ import { MeModule } from './me/me.module';
 import { JobsModule } from './jobs/jobs.module';
 import { ScrapeModule } from './scrape/scrape.module';
 import { CrawlModule } from './crawl/crawl.module';
+import { MapModule } from './map/map.module';
+import { SessionsModule } from './sessions/sessions.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { QueuesModule } from '@app/queues';
 import { MetricsModule } from '@app/metrics';
@@ -46,6 +48,8 @@ export class AppModule {
         JobsModule,
         ScrapeModule,
         CrawlModule,
+        MapModule,
+        SessionsModule,
         WebhooksModule,
         MetricsModule,
         ApiMetricsModule,

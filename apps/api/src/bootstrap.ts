@@ -7,6 +7,8 @@ import { echoRequestId, requestId } from './common/request-id';
 import { clientErrorHandler, frameworkErrors } from './common/framework-errors';
 import { HttpDrain } from './common/http-drain';
 import { BODY_LIMIT, acceptJsonBodies } from './common/json-body';
+import { authenticateFirst } from './common/authenticate-first';
+import { httpServerOptions } from './common/http-options';
 import { serveOpenApi } from './common/openapi';
 import { createValidationPipe } from './common/validation';
 import { serveDashboard } from './dashboard/dashboard';
@@ -14,12 +16,13 @@ import { serveDashboard } from './dashboard/dashboard';
 /**
  * Builds the API exactly as production runs it; main.ts listens, tests use supertest on it once
  * `ready()` (Fastify: docs/decisions.md, "HTTP layer"). Fastify sends no x-powered-by and no
- * ETag, and trusts no proxy.
+ * ETag, and trusts a proxy only when TRUST_PROXY names it.
  */
 export async function createApiApp(
   options: ApiModuleOptions & { env: ApiEnv },
 ): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
+    ...httpServerOptions(options.env),
     bodyLimit: BODY_LIMIT,
     genReqId: requestId,
     frameworkErrors,
@@ -38,6 +41,7 @@ export async function createApiApp(
   const fastify = adapter.getInstance();
   fastify.addHook('onRequest', echoRequestId);
   fastify.addHook('onRequest', app.get(HttpDrain).refuseWhileDraining);
+  fastify.addHook('onRequest', authenticateFirst(app));
   acceptJsonBodies(fastify);
   await serveDashboard(app);
   app.useGlobalPipes(createValidationPipe());

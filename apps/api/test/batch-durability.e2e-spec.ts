@@ -6,8 +6,8 @@ import { IsolatedService, WorkerFleet, startIsolatedService } from '../../../tes
 import { browserProcesses } from '../../../libs/rendering/test/browser-processes';
 
 /**
- * A worker stopped with SIGTERM mid-batch, on a redis-server of its own, with workers as real child
- * processes (from dist: npm test builds first). kill -9 and a Redis FLUSHALL mid-batch are the
+ * A worker stopped with SIGTERM mid-batch, and in the middle of a hostile page, on a redis-server of
+ * its own, with workers as real child processes (from dist: npm test builds first). kill -9 and a Redis FLUSHALL mid-batch are the
  * larger cases of test/resilience/faults.resilience-spec.ts, on the same startIsolatedService.
  */
 describe('batch durability', () => {
@@ -56,6 +56,35 @@ describe('batch durability', () => {
     const fetchedTwice = urls.filter((u) => site.hits(u.slice(site.origin.length)) !== 1);
     expect(fetchedTwice).toEqual([]);
   }, 240_000);
+
+  it('drains within the shutdown grace when SIGTERM comes during a hostile page, whose result still goes out', async () => {
+    // The wide table converts in about 1.2 s on a quiet 2-core machine: a 250 ms content deadline
+    // (15 s by default) makes it TOO_COMPLEX wherever the test runs. The grace is the test
+    // environment's 15 s.
+    const worker = await workers.start({ CONTENT_TIMEOUT_MS: '250' });
+    const path = '/hostile/wide-table';
+    site.resetHits();
+    // then() sends the request (supertest sends on the first then or end).
+    const answer = api
+      .http()
+      .post('/v1/scrape')
+      .set('Authorization', `Bearer ${account.liveKey}`)
+      .send({ url: site.origin + path, render: 'http' })
+      .then((res) => res);
+    for (const deadline = Date.now() + 30_000; site.hits(path) === 0;) {
+      if (Date.now() > deadline) throw new Error('the worker never fetched the page');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const signalled = Date.now();
+    worker.child.kill('SIGTERM');
+    // 0: the page in flight finished within SHUTDOWN_GRACE_MS (its content work is in a thread,
+    // so the worker's loop took the signal at once and its content deadline ended the page).
+    expect(await worker.exited).toBe(0);
+    expect(Date.now() - signalled).toBeLessThan(15_000);
+    const res = await answer;
+    expect(res.status).toBe(200);
+    expect(res.body.error).toEqual({ code: 'TOO_COMPLEX', message: expect.any(String) });
+  }, 120_000);
 });
 
 function isAlive(pid: number): boolean {

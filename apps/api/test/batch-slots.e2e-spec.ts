@@ -1,9 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { DataSource } from 'typeorm';
-import { QueueAdapter } from '@app/queues';
 import { FixtureSite, startFixtureSite } from '../../../test/fixtures/site/fixture-site';
-import { ApiHarness, createAccount, startApi } from '../../../test/support/api-harness';
-import { WorkerHarness, startWorker } from '../../../test/support/worker-harness';
+import { ApiHarness, createAccountOnPlan, startApi } from '../../../test/support/api-harness';
+import { WorkerHarness, startWorker, waitForEmptyRenderQueue } from '../../../test/support/worker-harness';
 import { allResults, waitForJob } from '../../../test/support/jobs';
 
 /** Each slow page answers after this long, so pages rendered at once overlap at the site. */
@@ -21,14 +19,7 @@ describe('batch pages over idle slots', () => {
     api = await startApi();
     worker = await startWorker({ RENDER_CONCURRENCY: '4' });
     // Splitting waits for an empty queue: what earlier suites left behind goes first.
-    const queues = worker.app.get(QueueAdapter);
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      const counts = await queues.counts('render');
-      if (counts.waiting + counts.active + counts.delayed === 0) break;
-      if (Date.now() > deadline) throw new Error(`render queue never emptied: ${JSON.stringify(counts)}`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    await waitForEmptyRenderQueue(worker);
   }, 90_000);
   afterAll(async () => {
     await worker?.close();
@@ -38,13 +29,11 @@ describe('batch pages over idle slots', () => {
 
   /** Runs 5 slow pages as one batch; the most of them the site was serving at one time. */
   async function pagesAtOnce(maxConcurrentPages: number): Promise<number> {
-    const db = api.app.get(DataSource);
-    const plan = `slots_${randomBytes(4).toString('hex')}`;
-    await db.query(
-      'INSERT INTO plans (name, rate_per_minute, monthly_quota, max_concurrent_pages) VALUES (?, 6000, 1000, ?)',
-      [plan, maxConcurrentPages],
-    );
-    const account = await createAccount(api, plan);
+    const account = await createAccountOnPlan(api, {
+      ratePerMinute: 6000,
+      monthlyQuota: 1000,
+      maxConcurrentPages,
+    });
     const tag = randomBytes(4).toString('hex');
     const paths = Array.from({ length: 5 }, (_, i) => `/slow?ms=${SLOW_MS}&tag=${tag}&n=${i}`);
     const urls = paths.map((p) => `${site.origin}${p}`);

@@ -302,6 +302,60 @@ describe('dashboard (Chromium)', () => {
     await shot('dashboard-jobs');
   });
 
+  it("shows a job's page results with what their actions brought back, screenshots as images", async () => {
+    const png = (await page.screenshot({ clip: { x: 0, y: 0, width: 320, height: 120 } })).toString('base64');
+    // Markup in results is text on the page, never run: these would set window.pwned if it were.
+    const hostile = '<img src=x onerror="window.pwned=1"><script>window.pwned=1</script>';
+    const job = await insertEndedJob(db, {
+      accountId: account.id,
+      webhookUrl: null,
+      type: 'crawl',
+      pages: [
+        pageResult(0, {
+          actions: {
+            screenshots: [png, png],
+            javascript_returns: [{ type: 'object', value: { n: 2, html: hostile } }],
+            scrapes: [{ url: 'https://site.test/page/0', html: hostile }],
+          },
+        }),
+        pageResult(1, {
+          markdown: undefined,
+          error: { code: 'ACTION_FAILED', message: 'actions[1] (click) failed: no element matches "#more"' },
+          actions: { screenshots: [png], javascript_returns: [], scrapes: [] },
+        }),
+        pageResult(2),
+      ],
+    });
+    // Jobs is the page shown: away and back lists the new job.
+    await nav('Usage');
+    await nav('Jobs');
+    await page.getByRole('link', { name: job }).click();
+    await expectPage(heading()).toHaveText(`Job ${job}`);
+
+    const first = page.locator('[data-page="0"]');
+    const images = first.getByRole('img');
+    await expectPage(images).toHaveCount(2);
+    for (const img of await images.all()) {
+      await expectPage(img).toHaveJSProperty('complete', true);
+      // Decoded under the dashboard's CSP: the 320 × 120 PNG the API holds.
+      expect(await img.evaluate((el: HTMLImageElement) => [el.naturalWidth, el.naturalHeight])).toEqual([
+        320, 120,
+      ]);
+    }
+    await expectPage(first.getByLabel('Script 1 return of page 0')).toContainText('"n": 2');
+    await first.getByText('Snapshot 1: https://site.test/page/0').click();
+    await expectPage(first.getByLabel('Snapshot 1 of page 0')).toHaveText(hostile);
+
+    const failed = page.locator('[data-page="1"]');
+    await expectPage(failed.locator('[data-field="error"]')).toContainText(
+      'ACTION_FAILED: actions[1] (click)',
+    );
+    await expectPage(failed.getByRole('img', { name: 'Action screenshot 1 of page 1' })).toBeVisible();
+    await expectPage(page.locator('[data-page="2"]').getByText('Actions')).toHaveCount(0);
+    expect(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned)).toBeUndefined();
+    await shot('dashboard-job');
+  });
+
   it('another customer cannot see that delivery, in the browser or on the API', async () => {
     await signOut();
     await signIn(other.liveKey);

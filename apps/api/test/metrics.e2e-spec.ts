@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
+import { RenderConcurrency } from '@app/rendering';
 import { HttpsReceiver, makeTestCertificate, startHttpsReceiver } from '../../../test/fixtures/https';
 import { FixtureSite, startFixtureSite } from '../../../test/fixtures/site/fixture-site';
 import { ApiHarness, TestAccount, createAccount, startApi } from '../../../test/support/api-harness';
@@ -154,6 +155,7 @@ describe('metrics', () => {
       ...stores.env,
       NODE_EXTRA_CA_CERTS: certificate.caPath,
       WEBHOOK_RETRY_SCHEDULE: '200ms',
+      CONTENT_THREADS: '2',
     });
     const ended = await Promise.all(jobs.map((id) => waitForJob(api, account.liveKey, id)));
     expect(ended.map((j) => [j.status, j.result.metadata.engine, j.result.error?.code])).toEqual([
@@ -218,6 +220,20 @@ describe('metrics', () => {
     expect(series(samples, 'scraper_browser_page_retries_total', 'engine')).toEqual({
       playwright: 0,
       puppeteer: 0,
+    });
+    // The browser level in force: RENDER_CONCURRENCY=auto's, idle at its start level again.
+    expect(series(samples, 'scraper_render_concurrency')['']).toBe(worker.app.get(RenderConcurrency).level());
+    // One content task a page: the http page's decision and its formats are one task.
+    expect(series(samples, 'scraper_content_threads')['']).toBe(2);
+    expect(series(samples, 'scraper_content_tasks', 'state')).toEqual({ busy: 0, queued: 0 });
+    expect(series(samples, 'scraper_content_tasks_total', 'outcome')).toEqual({
+      success: 5,
+      too_complex: 0,
+      error: 0,
+    });
+    expect(series(samples, 'scraper_content_threads_replaced_total', 'bound')).toEqual({
+      deadline: 0,
+      heap: 0,
     });
     expect(series(samples, 'process_resident_memory_bytes')['']).toBeGreaterThan(0);
     expect(series(samples, 'nodejs_heap_size_used_bytes')['']).toBeGreaterThan(0);

@@ -44,16 +44,19 @@ describe('OpenAPI document and /docs', () => {
       [
         'delete /v1/jobs/{id}',
         'delete /v1/keys/{id}',
+        'delete /v1/sessions/{id}',
         'get /v1/jobs',
         'get /v1/jobs/{id}',
         'get /v1/keys',
         'get /v1/me',
+        'get /v1/sessions',
         'get /v1/usage',
         'get /v1/webhooks/deliveries',
         'get /v1/webhooks/deliveries/{id}',
         'get /v1/webhooks/secret',
         'post /v1/crawl',
         'post /v1/keys',
+        'post /v1/map',
         'post /v1/scrape',
         'post /v1/scrape/async',
         'post /v1/scrape/batch/async',
@@ -69,6 +72,22 @@ describe('OpenAPI document and /docs', () => {
           $ref: '#/components/schemas/ErrorBodyDto',
         });
     }
+  });
+
+  it('takes a key on exactly the paths the onRequest hook authenticates before the body', async () => {
+    const { body } = await api.http().get('/docs/openapi.json').expect(200);
+    for (const [path, methods] of Object.entries(body.paths as Record<string, Record<string, Operation>>))
+      for (const op of Object.values(methods)) {
+        const scheme = ((op.security as Record<string, unknown>[] | undefined) ?? []).map(
+          (s) => Object.keys(s)[0],
+        );
+        const expected = path.startsWith('/v1/')
+          ? ['apiKey']
+          : path.startsWith('/admin/')
+            ? ['adminToken']
+            : [];
+        expect([path, scheme]).toEqual([path, expected]);
+      }
   });
 });
 

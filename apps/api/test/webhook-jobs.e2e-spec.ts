@@ -60,6 +60,22 @@ describe('webhooks of real jobs', () => {
     expect(receiver.requests).toHaveLength(1);
   });
 
+  it("an async scrape with page actions sends what they brought back with the page's result", async () => {
+    const url = `${site.origin}/actions/reveal`;
+    const actions = [
+      { type: 'click', selector: '#more' },
+      { type: 'screenshot' },
+      { type: 'execute_javascript', script: 'return document.querySelectorAll("#out p").length' },
+    ];
+    const { job_id } = (await post('/v1/scrape/async', { url, actions, webhook_url: receiver.url })).body;
+    const { body, job } = await verified(job_id);
+    expect(body).toEqual({ job_id, status: 'completed', result: job.result });
+    const { screenshots, javascript_returns } = (body.result as { actions: Record<string, unknown[]> })
+      .actions;
+    expect(Buffer.from(String(screenshots[0]), 'base64').subarray(1, 4).toString()).toBe('PNG');
+    expect(javascript_returns).toEqual([{ type: 'number', value: 2 }]);
+  });
+
   it('a batch sends {data, next} with its counters, failed pages included', async () => {
     const urls = [
       `${site.origin}/static/article/2`,

@@ -7,6 +7,7 @@ import { UsageModule } from '@app/auth';
 import { ErrorFilter, httpLoggerOptions } from '@app/common';
 import { JobStateModule } from '@app/jobs';
 import { PersistenceModule, RedisModule } from '@app/persistence';
+import { SessionsModule } from '@app/sessions';
 import { NetGuardModule } from '@app/net-guard';
 import { QueuesModule } from '@app/queues';
 import { RenderingModule } from '@app/rendering';
@@ -14,6 +15,7 @@ import { MetricsModule } from '@app/metrics';
 import { HealthController } from './health/health.controller';
 import { MetricsController } from './metrics/metrics.controller';
 import { RenderMetrics } from './metrics/render-metrics';
+import { ContentMetrics } from './metrics/content-metrics';
 import { DeliveryMetrics } from './metrics/delivery-metrics';
 import { QUEUE_PROCESSORS, QueueWorkers } from './processors/queue-workers';
 import { Draining } from './lifecycle/draining';
@@ -24,6 +26,7 @@ import { PageRunner } from './render/page-runner.service';
 import { BatchExpander } from './render/batch-expander.service';
 import { InFlightLimits } from './render/in-flight-limits';
 import { PageStep } from './render/page-step';
+import { ProxyPool } from './render/proxy-pool';
 import { Reconciler } from './maintenance/reconciler.service';
 import { RetentionSweeper } from './maintenance/retention-sweeper.service';
 import { WebhooksModule } from '@app/webhooks';
@@ -36,6 +39,7 @@ import { CrawlFrontier } from './crawl/crawl-frontier';
 import { HostGate } from './crawl/host-gate';
 import { RobotsRules } from './crawl/robots-rules.service';
 import { SitemapReader } from './crawl/sitemap-reader.service';
+import { SiteMapper } from './map/site-mapper.service';
 
 export interface WorkerModuleOptions {
   env: WorkerEnv;
@@ -51,11 +55,22 @@ export class WorkerModule {
     // A pod that consumes neither `render` nor `crawl` never launches a browser.
     const pageParts: Provider[] =
       renders || crawls
-        ? [JobProgress, InFlightLimits, PageStep, Reconciler, RetentionSweeper, RenderMetrics]
+        ? [
+            JobProgress,
+            InFlightLimits,
+            PageStep,
+            ProxyPool,
+            Reconciler,
+            RetentionSweeper,
+            RenderMetrics,
+            ContentMetrics,
+          ]
         : [];
-    const renderParts: Provider[] = renders ? [PageRunner, BatchExpander, RenderProcessor] : [];
+    // A crawl's pages and a map (a render job) both read robots.txt and sitemaps.
+    const siteParts: Provider[] = renders || crawls ? [RobotsRules, SitemapReader] : [];
+    const renderParts: Provider[] = renders ? [PageRunner, BatchExpander, SiteMapper, RenderProcessor] : [];
     const crawlParts: Provider[] = crawls
-      ? [CrawlRunner, CrawlGrowth, CrawlFrontier, HostGate, RobotsRules, SitemapReader, CrawlProcessor]
+      ? [CrawlRunner, CrawlGrowth, CrawlFrontier, HostGate, CrawlProcessor]
       : [];
     const delivers = env.WORKER_QUEUES.includes('webhooks');
     const webhookParts: Provider[] = delivers ? [WebhookProcessor, DeliverySweeper] : [];
@@ -72,8 +87,7 @@ export class WorkerModule {
         // Always: a render-only pod still creates the deliveries of the jobs it ends.
         WebhooksModule,
         MetricsModule,
-        ...(renders || crawls ? [RenderingModule] : []),
-        ...(crawls ? [NetGuardModule] : []),
+        ...(renders || crawls ? [RenderingModule, SessionsModule, NetGuardModule] : []),
       ],
       controllers: [HealthController, MetricsController],
       providers: [
@@ -81,6 +95,7 @@ export class WorkerModule {
         Draining,
         QueueSlots,
         ...pageParts,
+        ...siteParts,
         ...renderParts,
         ...crawlParts,
         ...webhookParts,

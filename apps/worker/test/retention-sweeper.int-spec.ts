@@ -1,8 +1,9 @@
 import { DataSource } from 'typeorm';
 import { loadWorkerEnv } from '@app/config';
 import { JOB_ENTITIES, JobRetention } from '@app/jobs';
-import { dataSourceOptions } from '@app/persistence';
+import { SecretBox, dataSourceOptions } from '@app/persistence';
 import { newId } from '@app/common';
+import { SessionStore } from '@app/sessions';
 import { RetentionSweeper } from '../src/maintenance/retention-sweeper.service';
 import { insertEndedJob, pageResult } from '../../../test/support/ended-jobs';
 import { ApiHarness, createAccount, startApi } from '../../../test/support/api-harness';
@@ -10,6 +11,7 @@ import { ApiHarness, createAccount, startApi } from '../../../test/support/api-h
 describe('retention sweeper', () => {
   let api: ApiHarness;
   let db: DataSource;
+  const sessions = () => new SessionStore(db, new SecretBox(loadWorkerEnv().SECRETS_ENCRYPTION_KEY));
 
   beforeAll(async () => {
     api = await startApi();
@@ -33,7 +35,7 @@ describe('retention sweeper', () => {
     const kept = await insertEndedJob(db, { accountId: account.id, type: 'batch', webhookUrl: null, pages });
     await db.query('UPDATE jobs SET expires_at = ? WHERE id = ?', [new Date(Date.now() - 1000), expired]);
 
-    const deleted = await new RetentionSweeper(db, new JobRetention(db), loadWorkerEnv()).sweep();
+    const deleted = await new RetentionSweeper(db, new JobRetention(db), loadWorkerEnv(), sessions()).sweep();
     expect(deleted).toBeGreaterThanOrEqual(1);
     const count = async (table: string, id: string) =>
       Number(
@@ -57,6 +59,7 @@ describe('retention sweeper', () => {
         db,
         new JobRetention(db),
         Object.assign(loadWorkerEnv(), { WEBHOOK_DELIVERY_RETENTION_DAYS: 7 }),
+        sessions(),
       );
 
     /** An ended job with one delivery (status, last changed `updatedDaysAgo` days ago) and two attempts. */
@@ -133,5 +136,20 @@ describe('retention sweeper', () => {
       spy.mockRestore();
       expect(await rows(dead)).toEqual([1, 2]);
     });
+  });
+
+  it('deletes expired sessions and keeps live ones', async () => {
+    const account = await createAccount(api);
+    const owner = { accountId: account.id, environment: 'production' as const };
+    const store = sessions();
+    await store.open(owner, 'gone', 5, 60_000, new Date(Date.now() - 3_600_000));
+    await store.open(owner, 'live', 5, 60_000);
+    const sweeper = new RetentionSweeper(db, new JobRetention(db), loadWorkerEnv(), store);
+    expect(await sweeper.sweepSessions()).toBeGreaterThanOrEqual(1);
+    const rows = await db.query<{ session_id: string }[]>(
+      'SELECT session_id FROM sessions WHERE account_id = ?',
+      [account.id],
+    );
+    expect(rows.map((r) => r.session_id)).toEqual(['live']);
   });
 });

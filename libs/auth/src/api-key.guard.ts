@@ -19,7 +19,8 @@ export type AuthedRequest = FastifyRequest & { auth?: AuthContext; usageGenerati
 /**
  * Registered globally, so a new /v1 route is protected unless it opts out. Resolves the caller and
  * takes its rate-limit token (every authenticated call takes one, whatever its answer). The headers
- * are set before the handler runs, so 200, 4xx and 429 answers all carry them.
+ * are set before the handler runs, so 200, 4xx and 429 answers all carry them. The API's onRequest
+ * hook runs admitRequest before the body is read; the guard then finds the caller on the request.
  */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
@@ -36,12 +37,17 @@ export class ApiKeyGuard implements CanActivate {
     if (skip) return true;
     const http = context.switchToHttp();
     const req = http.getRequest<AuthedRequest>();
-    const { auth, decision, usageGeneration } = await this.admission.admit(req.headers.authorization);
+    if (!req.auth) await this.admitRequest(req, http.getResponse<FastifyReply>());
+    return true;
+  }
+
+  /** Admits the caller onto `req`, failures counted against the client address (`req.ip`). */
+  async admitRequest(req: AuthedRequest, reply: FastifyReply): Promise<void> {
+    const { auth, decision, usageGeneration } = await this.admission.admit(req.headers.authorization, req.ip);
+    void reply.headers(rateLimitHeaders(decision));
+    if (!decision.allowed) throw new RateLimitedError(decision.retryAfterSeconds);
     req.auth = auth;
     req.usageGeneration = usageGeneration;
-    void http.getResponse<FastifyReply>().headers(rateLimitHeaders(decision));
-    if (!decision.allowed) throw new RateLimitedError(decision.retryAfterSeconds);
-    return true;
   }
 }
 

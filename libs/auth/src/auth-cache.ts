@@ -18,6 +18,12 @@ interface Entry extends CachedAuth {
 /** A safety net for changes made behind the API's back (SQL by hand): they apply within this time. */
 const TTL_MS = 5000;
 const MAX_ENTRIES = 10_000;
+/**
+ * Unknown keys are remembered briefly and only under the generation token they were read with, so
+ * a key that starts working (an account reactivated on another replica) works on its next request.
+ */
+const UNKNOWN_TTL_MS = 10_000;
+const MAX_UNKNOWN = 10_000;
 
 /**
  * Resolved API keys, kept in-process for a few seconds so a request does not wait on the key join in
@@ -31,6 +37,7 @@ const MAX_ENTRIES = 10_000;
 @Injectable()
 export class AuthCache {
   private readonly entries = new Map<string, Entry>();
+  private readonly unknown = new Map<string, { generation: string | null; expiresAt: number }>();
 
   constructor(
     @Inject(REDIS) private readonly redis: Redis,
@@ -52,6 +59,21 @@ export class AuthCache {
     this.entries.set(keyHash, { auth, generation, expiresAt: Date.now() + TTL_MS });
   }
 
+  /** True when MySQL knew no such key a moment ago, under the generation token read now. */
+  isUnknown(keyHash: string, generation: string | null): boolean {
+    const entry = this.unknown.get(keyHash);
+    if (entry && entry.expiresAt > Date.now() && entry.generation === generation) return true;
+    if (entry) this.unknown.delete(keyHash);
+    return false;
+  }
+
+  /** `generation` must have been read before MySQL said the key was unknown. */
+  rememberUnknown(keyHash: string, generation: string | null): void {
+    this.unknown.delete(keyHash);
+    if (this.unknown.size >= MAX_UNKNOWN) this.unknown.delete(this.unknown.keys().next().value!);
+    this.unknown.set(keyHash, { generation, expiresAt: Date.now() + UNKNOWN_TTL_MS });
+  }
+
   /** The current generation token, for a load that has no cached entry to check. */
   async generation(): Promise<string | null> {
     try {
@@ -65,6 +87,7 @@ export class AuthCache {
   /** Makes every replica read keys, accounts and plans from MySQL again on their next request. */
   async invalidate(): Promise<void> {
     this.entries.clear();
+    this.unknown.clear();
     // A random token, not a counter: it cannot come back to an old value after Redis is flushed.
     await this.redis.set(this.generationKey, randomUUID());
   }

@@ -7,6 +7,7 @@ import { Admission } from './admission';
 import { ApiKeyGuard } from './api-key.guard';
 import { ApiKeysService } from './api-keys.service';
 import { AuthCache } from './auth-cache';
+import { AuthFailures } from './auth-failures';
 import { QuotaService } from './quota.service';
 import { PlansService } from './plans.service';
 import { TokenBucket } from './token-bucket';
@@ -15,6 +16,7 @@ import { UsageService } from './usage.service';
 
 const SERVICES = [
   AuthCache,
+  AuthFailures,
   ApiKeysService,
   AccountsService,
   AdminsService,

@@ -2,6 +2,7 @@ export { AuthModule } from './auth.module';
 export type { AuthContext } from './auth-context';
 export { ApiKeysService, toKeyView } from './api-keys.service';
 export { AuthCache } from './auth-cache';
+export { AuthFailures } from './auth-failures';
 export type { ApiKeyView, IssuedApiKey } from './api-keys.service';
 export { AccountsService, toAccountView } from './accounts.service';
 export type { AccountView, CreatedAccount } from './accounts.service';

@@ -167,4 +167,15 @@ describe('TokenBucket (real Redis)', () => {
       });
     });
   });
+
+  it('looks without taking or writing when peeking (the failed-authentication bucket looks first)', async () => {
+    const key = keys.key('authfail', `peek-${randomBytes(4).toString('hex')}`);
+    expect((await bucket.takeFrom(key, 2, undefined, true)).decision).toMatchObject({ allowed: true });
+    expect(await redis.exists(key)).toBe(0);
+    await bucket.takeFrom(key, 2);
+    await bucket.takeFrom(key, 2);
+    const peek = (await bucket.takeFrom(key, 2, undefined, true)).decision!;
+    expect(peek).toMatchObject({ allowed: false, remaining: 0 });
+    expect(peek.retryAfterSeconds).toBeGreaterThanOrEqual(1);
+  });
 });

@@ -14,7 +14,8 @@ import { Environment, REDIS, RedisKeys } from '@app/persistence';
  * Returns {allowed, remaining (floor), seconds until full (ceil), seconds until one token (>= 1)},
  * then the values of the watched keys (KEYS[2..], '' when missing), read in the same atomic step so a
  * caller can check its caches without a round trip of its own. With ARGV[2] = '1', KEYS[2] must hold
- * ARGV[3]: otherwise nothing is taken and the first value is -1.
+ * ARGV[3]: otherwise nothing is taken and the first value is -1. With ARGV[4] = '0' it only looks:
+ * whether a token is there, nothing taken or written.
  */
 export const TOKEN_BUCKET_LUA = `
 local watched = {}
@@ -37,13 +38,16 @@ if state[1] then
   level = math.min(full, tonumber(state[1]) + elapsed * capacity)
 end
 local allowed = 0
+local take = ARGV[4] ~= '0'
 if level >= unit then
-  level = level - unit
+  if take then level = level - unit end
   allowed = 1
 end
 local missing = full - level
-redis.call('HSET', KEYS[1], 'level', level, 'at', now)
-redis.call('PEXPIRE', KEYS[1], math.ceil(missing / capacity / 1000) + 1000)
+if take then
+  redis.call('HSET', KEYS[1], 'level', level, 'at', now)
+  redis.call('PEXPIRE', KEYS[1], math.ceil(missing / capacity / 1000) + 1000)
+end
 local retry = 0
 if allowed == 0 then
   retry = math.max(1, math.ceil((unit - level) / capacity / 1000000))
@@ -105,6 +109,16 @@ export class TokenBucket {
     perMinute: number,
     watch: Watch = { keys: [] },
   ): Promise<BucketReply> {
+    return this.takeFrom(this.keys.key('ratelimit', accountId, environment), perMinute, watch);
+  }
+
+  /** take() on any bucket key; with `peek`, only whether a token is there (nothing taken). */
+  async takeFrom(
+    key: string,
+    perMinute: number,
+    watch: Watch = { keys: [] },
+    peek = false,
+  ): Promise<BucketReply> {
     if (!Number.isInteger(perMinute) || perMinute < 1) {
       throw new Error(`a plan's per-minute limit must be a positive integer, got ${perMinute}`);
     }
@@ -113,11 +127,12 @@ export class TokenBucket {
     try {
       reply = await this.redis.takeRateLimitToken(
         1 + watch.keys.length,
-        this.keys.key('ratelimit', accountId, environment),
+        key,
         ...watch.keys,
         perMinute,
         check,
         watch.expected ?? '',
+        peek ? '0' : '1',
       );
     } catch (err) {
       // Without Redis the API cannot count: refuse with 503 rather than serve unlimited.

@@ -2,7 +2,8 @@ import { DynamicModule, Global, Module } from '@nestjs/common';
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parse } from 'dotenv';
-import { ApiEnv, DatabaseEnv, SharedEnv, WorkerEnv, parseEnv } from './env.schema';
+import { ApiEnv, DatabaseEnv, SharedEnv, WorkerEnv } from './env.schema';
+import { parseEnv } from './parse-env';
 
 /**
  * The process environment, with a developer's git-ignored .env.local underneath it (never in

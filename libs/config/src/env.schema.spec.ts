@@ -1,4 +1,5 @@
-import { ApiEnv, ConfigError, DatabaseEnv, WorkerEnv, parseEnv } from './env.schema';
+import { ApiEnv, DatabaseEnv, WorkerEnv } from './env.schema';
+import { ConfigError, parseEnv } from './parse-env';
 import { durationToMs } from './duration';
 
 const SECRETS = { KEY_HASH_SECRET: 'k'.repeat(32), SECRETS_ENCRYPTION_KEY: 'ab'.repeat(32) };
@@ -44,6 +45,17 @@ describe('env schema', () => {
     expect(env.WORKER_QUEUES).toEqual(['render', 'webhooks']);
     expect(env.WEBHOOK_RETRY_SCHEDULE.map(durationToMs)).toEqual([10, 20]);
     expect(env.WORKER_PORT).toBe(4001);
+  });
+
+  it('takes RENDER_CONCURRENCY as auto (the default) or a number', () => {
+    expect(parseEnv(WorkerEnv, { ...SECRETS }).RENDER_CONCURRENCY).toBe('auto');
+    expect(parseEnv(WorkerEnv, { ...SECRETS, RENDER_CONCURRENCY: '6' }).RENDER_CONCURRENCY).toBe(6);
+    expect(problemsOf(() => parseEnv(WorkerEnv, { ...SECRETS, RENDER_CONCURRENCY: 'lots' }))).toEqual([
+      'RENDER_CONCURRENCY: must be auto or a whole number',
+    ]);
+    expect(problemsOf(() => parseEnv(WorkerEnv, { ...SECRETS, RENDER_CONCURRENCY: '0' }))).toEqual([
+      expect.stringMatching(/^RENDER_CONCURRENCY: /),
+    ]);
   });
 
   it('names every bad or missing variable', () => {

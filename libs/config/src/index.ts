@@ -1,4 +1,7 @@
-export { ApiEnv, WorkerEnv, SharedEnv, DatabaseEnv, ConfigError, parseEnv } from './env.schema';
+export { ApiEnv, WorkerEnv, SharedEnv, DatabaseEnv } from './env.schema';
+export { actionLimits } from './actions-env';
+export { sessionCap } from './sessions-env';
+export { ConfigError, parseEnv } from './parse-env';
 export {
   ConfigModule,
   loadApiEnv,

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { TERMINAL_JOB_STATUSES } from './entities';
+import { onSessionSql } from './on-session';
 import { decompressChunk } from './url-chunks';
 
 const ROWS_PER_INSERT = 2_000;
@@ -21,18 +22,17 @@ export class BatchPages {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   /** Writes the page rows of every chunk; null (and nothing written) when the job is gone or has ended. */
-  async expand(jobId: string): Promise<{ total: number; accountId: string } | null> {
-    const [job] = await this.db.query<{ status: string; total: number; account_id: string }[]>(
-      'SELECT status, total, account_id FROM jobs WHERE id = ?',
-      [jobId],
-    );
+  async expand(jobId: string): Promise<{ total: number; accountId: string; onSession: boolean } | null> {
+    const [job] = await this.db.query<
+      { status: string; total: number; account_id: string; on_session: number }[]
+    >(`SELECT status, total, account_id, ${onSessionSql()} AS on_session FROM jobs WHERE id = ?`, [jobId]);
     if (!job || TERMINAL_JOB_STATUSES.includes(job.status as never)) return null;
     const heads = await this.db.query<ChunkHead[]>(
       'SELECT chunk_no, first_index, url_count FROM job_url_chunks WHERE job_id = ? ORDER BY chunk_no',
       [jobId],
     );
     for (const head of heads) await this.insertPages(jobId, head);
-    return { total: job.total, accountId: job.account_id };
+    return { total: job.total, accountId: job.account_id, onSession: Number(job.on_session) === 1 };
   }
 
   /** The pages are the record once their first chunk jobs are queued; the compressed list has done its job. */

@@ -1,12 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { DataSource, LessThan, Repository } from 'typeorm';
 import { SharedEnv } from '@app/config';
 import { ConflictError, InvalidRequestError, newId } from '@app/common';
 import { type AuthContext, QuotaService } from '@app/auth';
 import type { ScrapeOptions } from '@app/queue-contracts';
 import { Job, JobPage, JobType, JobUrlChunk } from './entities';
+import { SealedHeaders } from './sealed-headers';
 import { compressChunks } from './url-chunks';
 
 const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
@@ -17,6 +18,7 @@ export interface NewJob {
   type: JobType;
   /** The page of a scrape, the start page of a crawl; null for a batch. */
   url: string | null;
+  /** As validated; the caller's `headers` are stored sealed (SealedHeaders). */
   options: ScrapeOptions | Record<string, unknown>;
   webhookUrl: string | null;
   /**
@@ -32,6 +34,11 @@ export interface Idempotency {
   key?: string;
   /** The request as received, so a reused key with another body can be told apart (409). */
   body: unknown;
+  /**
+   * What a new job needs first (opening its session): run once a replay is ruled out, so a replay
+   * answers as the first request did and changes nothing.
+   */
+  beforeCreate?: () => Promise<void>;
 }
 
 export interface Accepted {
@@ -48,6 +55,7 @@ export class JobIntake {
     @InjectRepository(Job) private readonly jobs: Repository<Job>,
     private readonly env: SharedEnv,
     private readonly quota: QuotaService,
+    private readonly headers: SealedHeaders,
   ) {}
 
   /**
@@ -60,15 +68,14 @@ export class JobIntake {
     idem: Idempotency,
   ): Promise<Accepted> {
     const chunks = job.type === 'batch' ? await compressChunks(job.pages) : null;
-    const requestHash = idem.key
-      ? createHash('sha256').update(JSON.stringify(idem.body)).digest('hex')
-      : null;
+    const requestHash = idem.key ? this.requestHash(idem.body) : null;
     if (idem.key) {
       if (idem.key.length > 255)
         throw InvalidRequestError.field('Idempotency-Key', 'must be at most 255 characters');
       const earlier = await this.findIdempotent(auth, idem.key, requestHash!);
       if (earlier) return { jobId: earlier, created: false };
     }
+    await idem.beforeCreate?.();
     const id = newId('job');
     const now = new Date();
     const reserve = job.reserve ?? job.pages.length;
@@ -84,7 +91,7 @@ export class JobIntake {
           type: job.type,
           status: 'queued',
           url: job.url,
-          options: job.options,
+          options: this.headers.seal(job.options, auth),
           webhookUrl: job.webhookUrl,
           idempotencyKey: idem.key ?? null,
           requestHash,
@@ -110,6 +117,22 @@ export class JobIntake {
       throw err;
     }
     return { jobId: id, created: true };
+  }
+
+  /**
+   * The body's SHA-256, with the caller's headers and proxy in it as HMACs under KEY_HASH_SECRET:
+   * a plain hash of a body would let anyone who reads the row test guesses at a secret's value.
+   */
+  private requestHash(body: unknown): string {
+    const named = (body ?? {}) as Record<string, unknown>;
+    const secrets = ['headers', 'proxy'].filter((name) => named[name] !== undefined);
+    const hmac = (value: unknown) =>
+      createHmac('sha256', this.env.KEY_HASH_SECRET).update(JSON.stringify(value)).digest('hex');
+    const keyed =
+      secrets.length === 0
+        ? body
+        : { ...named, ...Object.fromEntries(secrets.map((n) => [n, hmac(named[n])])) };
+    return createHash('sha256').update(JSON.stringify(keyed)).digest('hex');
   }
 
   private async findIdempotent(

@@ -1,15 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { QuotaService } from '@app/auth';
-import type { SharedEnv } from '@app/config';
-import { QuotaMonthly, dataSourceOptions } from '@app/persistence';
-import type { PageResult } from '@app/queue-contracts';
+import { NO_METADATA, type PageResult } from '@app/queue-contracts';
 import { CrawlPages } from './crawl-pages';
-import { JOB_ENTITIES } from './entities';
 import { JobIntake } from './job-intake';
 import { JobLifecycle } from './job-lifecycle';
 import { PageProgress } from './page-progress';
 import { QuotaGiveBack } from './quota-give-back';
+import { openJobStore } from '../test/job-store';
 
 /** A crawl's life against real MySQL: what it reserved, what it used, what goes back, once. */
 describe('job lifecycle and the quota give-back (real MySQL)', () => {
@@ -21,15 +19,8 @@ describe('job lifecycle and the quota give-back (real MySQL)', () => {
   let giveBack: QuotaGiveBack;
 
   beforeAll(async () => {
-    db = new DataSource(dataSourceOptions(process.env.DATABASE_URL!, 4, JOB_ENTITIES));
-    await db.initialize();
-    const quota = new QuotaService(db.getRepository(QuotaMonthly));
-    intake = new JobIntake(
-      db,
-      db.getRepository(JOB_ENTITIES[0]),
-      { RESULT_RETENTION_DAYS: 7 } as SharedEnv,
-      quota,
-    );
+    let quota: QuotaService;
+    ({ db, quota, intake } = await openJobStore(4));
     giveBack = new QuotaGiveBack(db, quota);
     lifecycle = new JobLifecycle(db, giveBack);
     pages = new PageProgress(db);
@@ -52,7 +43,7 @@ describe('job lifecycle and the quota give-back (real MySQL)', () => {
     url: `https://site.test/${index}`,
     final_url: `https://site.test/${index}`,
     status_code: error ? null : 200,
-    metadata: { title: null, description: null, language: null, canonical_url: null, engine: 'playwright' },
+    metadata: { ...NO_METADATA, engine: 'playwright' },
     timings: { total_ms: 10, render_ms: 5 },
     ...(error ? { error } : {}),
   });
@@ -83,11 +74,15 @@ describe('job lifecycle and the quota give-back (real MySQL)', () => {
       { idx: 1, url: 'https://site.test/1', depth: 1 },
       { idx: 2, url: 'https://other.test/', depth: 1, skipped: { ...result(2), error: outOfScope } },
     ]);
-    expect(await pages.finish(jobId, result(0))).toBe(true);
-    expect(await pages.finish(jobId, result(0))).toBe(false);
+    expect(await pages.finish(jobId, result(0))).toEqual(result(0));
+    expect(await pages.finish(jobId, result(0))).toBeNull();
     expect(await lifecycle.finishIfDone(jobId)).toBeNull();
     expect(await pages.markRunning(jobId, 1)).toBe(true);
-    expect(await pages.finish(jobId, result(1, { code: 'HTTP_5XX', message: '500' }))).toBe(true);
+    // Each running mark counts a try of the page, read back with the pages still to render.
+    expect(await pages.markRunning(jobId, 1)).toBe(true);
+    expect(await pages.unfinished(jobId, 0, 3)).toEqual([{ idx: 1, url: expect.any(String), attempts: 2 }]);
+    const failed = result(1, { code: 'HTTP_5XX', message: '500' });
+    expect(await pages.finish(jobId, failed)).toEqual(failed);
 
     const ends = await Promise.all([lifecycle.finishIfDone(jobId), lifecycle.finishIfDone(jobId)]);
     expect(ends.sort()).toEqual(['completed', null]);
@@ -114,8 +109,24 @@ describe('job lifecycle and the quota give-back (real MySQL)', () => {
     expect(await reserved(auth.accountId)).toBe(1);
     expect(await pages.markRunning(jobId, 1)).toBe(false);
     expect(await lifecycle.cancelled(jobId)).toBe(true);
-    expect(await pages.finish(jobId, result(0))).toBe(true);
+    expect(await pages.finish(jobId, result(0))).toEqual(result(0));
     expect(await lifecycle.finishIfDone(jobId)).toBeNull();
     expect(await reserved(auth.accountId)).toBe(1);
+  });
+
+  it('stores a result near the cap whole, however much of it SQL would escape, and one over it as TOO_LARGE', async () => {
+    const jobId = await crawl(owner());
+    await lifecycle.markRunning(jobId);
+    // Quotes and newlines throughout: escaped into SQL text this would outgrow the 16 MiB packet.
+    const markup = '<p class="a">"quoted"\n</p>\n'.repeat(Math.floor((10 * 1024 * 1024) / 26));
+    const big = { ...result(0), raw_html: markup };
+    expect(await pages.finish(jobId, big)).toEqual(big);
+    const [row] = await db.query('SELECT result FROM job_pages WHERE job_id = ? AND idx = 0', [jobId]);
+    expect(JSON.parse(row.result)).toEqual(big);
+
+    await crawlPages.addChildren(jobId, [{ idx: 1, url: 'https://site.test/1', depth: 1 }]);
+    const stored = await pages.finish(jobId, { ...result(1), raw_html: markup, html: markup });
+    expect(stored?.error?.code).toBe('TOO_LARGE');
+    expect(stored?.raw_html).toBeUndefined();
   });
 });

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import type { PageResult } from '@app/queue-contracts';
+import { SharedEnv } from '@app/config';
 import { decodeCursor, encodeCursor } from '@app/persistence';
 import { Job, JobPage, TERMINAL_JOB_STATUSES } from './entities';
 import { JobView } from './job-view';
@@ -14,7 +15,14 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
  */
 @Injectable()
 export class JobResultsReader {
-  constructor(@InjectRepository(JobPage) private readonly pages: Repository<JobPage>) {}
+  private readonly maxBytes: number;
+
+  constructor(
+    @InjectRepository(JobPage) private readonly pages: Repository<JobPage>,
+    env: SharedEnv,
+  ) {
+    this.maxBytes = env.RESULT_PAGE_MAX_BYTES;
+  }
 
   view(job: Job, result: JobView['result']): JobView {
     return {
@@ -46,34 +54,66 @@ export class JobResultsReader {
   }
 
   /**
-   * Finished pages in index order from `from`. A page still running ends the slice, so a client
-   * following `next` never skips a page that finishes later: results are stable across calls.
+   * Finished pages in index order from `from`: at most `pageSize` of them and, past the first,
+   * RESULT_PAGE_MAX_BYTES of stored JSON, so one read holds a bounded amount whatever the pages
+   * hold (a page result may be megabytes). Fewer than `pageSize` is not the end; `next: null` is.
+   * A page still running ends the slice, so a client following `next` never skips a page that
+   * finishes later: results are stable across calls.
    */
   async pageOfResults(
     job: Job,
     from: number,
     pageSize: number,
   ): Promise<{ data: PageResult[]; next: string | null }> {
-    const rows = await this.pages
+    // Sizes first (MySQL measures them), then only the results that fit are read.
+    const sized: { idx: number; status: string; bytes: string | number | null }[] = await this.pages
       .createQueryBuilder('p')
-      .select(['p.idx', 'p.status', 'p.result'])
+      .select(['p.idx AS idx', 'p.status AS status', 'LENGTH(p.result) AS bytes'])
       .where('p.job_id = :id AND p.idx >= :from', { id: job.id, from })
       .orderBy('p.idx', 'ASC')
       .limit(pageSize)
-      .getMany();
-    const data: PageResult[] = [];
-    let nextIdx = from;
+      .getRawMany();
     const ended = TERMINAL_JOB_STATUSES.includes(job.status);
-    for (const row of rows) {
+    const taken: number[] = [];
+    let nextIdx = from;
+    let bytes = 0;
+    let cut = false;
+    for (const row of sized) {
       const finished = row.status === 'succeeded' || row.status === 'failed';
       if (!finished && !ended) break;
-      if (finished && row.result) data.push(JSON.parse(row.result) as PageResult);
+      if (finished && row.bytes !== null) {
+        const size = Number(row.bytes);
+        if (taken.length && bytes + size > this.maxBytes) {
+          cut = true;
+          break;
+        }
+        taken.push(row.idx);
+        bytes += size;
+      }
       nextIdx = row.idx + 1;
     }
+    const data = taken.length ? await this.results(job.id, taken) : [];
     // A running crawl may still find pages (its idx can skip numbers, see CrawlFrontier): always more.
-    const more = ended
-      ? rows.length === pageSize
-      : job.type === 'crawl' || nextIdx < job.total || rows.length === pageSize;
+    const more =
+      cut ||
+      (ended
+        ? sized.length === pageSize
+        : job.type === 'crawl' || nextIdx < job.total || sized.length === pageSize);
     return { data, next: more ? encodeCursor('idx', nextIdx) : null };
+  }
+
+  private async results(jobId: string, idxs: number[]): Promise<PageResult[]> {
+    const rows = await this.pages
+      .createQueryBuilder('p')
+      .select(['p.idx', 'p.result'])
+      .where('p.job_id = :jobId AND p.idx >= :first AND p.idx <= :last', {
+        jobId,
+        first: idxs[0],
+        last: idxs[idxs.length - 1],
+      })
+      .orderBy('p.idx', 'ASC')
+      .getMany();
+    const wanted = new Set(idxs);
+    return rows.filter((r) => wanted.has(r.idx) && r.result).map((r) => JSON.parse(r.result!) as PageResult);
   }
 }

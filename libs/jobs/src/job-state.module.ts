@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { QuotaService } from '@app/auth';
-import { QuotaMonthly } from '@app/persistence';
+import { QuotaMonthly, secretBoxProvider } from '@app/persistence';
 import { BatchPages } from './batch-pages';
 import { CrawlPages } from './crawl-pages';
 import { JOB_ENTITIES } from './entities';
@@ -13,6 +13,7 @@ import { JobRetention } from './job-retention';
 import { OpenJobs } from './open-jobs';
 import { PageProgress } from './page-progress';
 import { QuotaGiveBack } from './quota-give-back';
+import { SealedHeaders } from './sealed-headers';
 
 const OPERATIONS = [
   JobIntake,
@@ -24,15 +25,17 @@ const OPERATIONS = [
   CrawlPages,
   OpenJobs,
   JobRetention,
+  SealedHeaders,
 ];
 
 /**
  * The job tables (jobs, job_pages, job_url_chunks) and every statement on them, as named
- * operations. Needs the importing app's TypeORM connection and SharedEnv.
+ * operations, and the sealing of the caller's headers. Needs the importing app's TypeORM
+ * connection and SharedEnv.
  */
 @Module({
   imports: [TypeOrmModule.forFeature([...JOB_ENTITIES, QuotaMonthly])],
-  providers: [...OPERATIONS, QuotaGiveBack, QuotaService],
+  providers: [...OPERATIONS, QuotaGiveBack, QuotaService, secretBoxProvider],
   exports: OPERATIONS,
 })
 export class JobStateModule {}

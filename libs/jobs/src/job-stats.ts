@@ -59,4 +59,13 @@ export class JobStats {
     );
     return { created: job.c, started: job.s, finished: job.f, pages: rows.map((r) => r.f) };
   }
+
+  /** The job's pages not yet finished (pending or running), in index order, with their tries. */
+  openPages(jobId: string): Promise<{ idx: number; status: 'pending' | 'running'; attempts: number }[]> {
+    return this.db.query(
+      `SELECT idx, status, attempts FROM job_pages
+        WHERE job_id = ? AND status IN ('pending', 'running') ORDER BY idx`,
+      [jobId],
+    );
+  }
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { executePrepared } from '@app/persistence';
 import type { PageResult } from '@app/queue-contracts';
 
 interface Affected {
@@ -24,10 +25,14 @@ export interface PageRow {
 export class PageProgress {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  /** The pages of [fromIdx, toIdx) still to render, in index order. */
-  unfinished(jobId: string, fromIdx: number, toIdx: number): Promise<{ idx: number; url: string }[]> {
+  /** The pages of [fromIdx, toIdx) still to render, in index order, with the tries they have had. */
+  unfinished(
+    jobId: string,
+    fromIdx: number,
+    toIdx: number,
+  ): Promise<{ idx: number; url: string; attempts: number }[]> {
     return this.db.query(
-      `SELECT idx, url FROM job_pages
+      `SELECT idx, url, attempts FROM job_pages
         WHERE job_id = ? AND idx >= ? AND idx < ? AND status IN ('pending', 'running') ORDER BY idx`,
       [jobId, fromIdx, toIdx],
     );
@@ -55,27 +60,67 @@ export class PageProgress {
     return res.affectedRows > 0;
   }
 
-  /** Stores a page's result and counts it on its job; false when another worker already had. */
-  async finish(jobId: string, result: PageResult): Promise<boolean> {
+  /**
+   * Stores a page's result and counts it on its job: the result as stored (see storable), or null
+   * when another worker already had.
+   */
+  async finish(jobId: string, rendered: PageResult): Promise<PageResult | null> {
+    const { result, json } = storable(rendered);
     const ok = !result.error;
     // One statement stores the page and counts it on the job row: atomic without a transaction's
     // extra round trips, and the hot job row is locked for one statement only. It changes both rows
-    // or neither, so only the first worker to store the page counts it.
-    const res = await this.db.query<Affected>(
+    // or neither, so only the first worker to store the page counts it. Prepared: the result is not
+    // escaped into SQL text on the worker's main loop.
+    const res = await executePrepared(
+      this.db,
       `UPDATE job_pages p JOIN jobs j ON j.id = p.job_id
           SET p.status = ?, p.status_code = ?, p.error_code = ?, p.render_ms = ?, p.result = ?,
               p.finished_at = NOW(3), ${ok ? 'j.completed = j.completed + 1' : 'j.failed = j.failed + 1'}
         WHERE p.job_id = ? AND p.idx = ? AND p.status IN ('pending', 'running')`,
       [
         ok ? 'succeeded' : 'failed',
-        result.status_code,
+        result.status_code ?? null,
         result.error?.code ?? null,
         result.timings.render_ms,
-        JSON.stringify(result),
+        json,
         jobId,
         result.index,
       ],
     );
-    return res.affectedRows > 0;
+    return res.affectedRows > 0 ? result : null;
   }
+}
+
+/**
+ * Most bytes of a page result as stored: the statement that stores it must fit one MySQL packet
+ * (`max_allowed_packet`, 16 MiB by default; a larger one fails, so the page could never be stored
+ * and its job never end). A 10 MB page asked for in every format comes to about 35 MB.
+ */
+export const MAX_STORED_RESULT_BYTES = 15 * 1024 * 1024;
+
+/** The result and its JSON, or a TOO_LARGE failure without its content when the JSON is over the cap. */
+export function storable(result: PageResult): { result: PageResult; json: string } {
+  const json = JSON.stringify(result);
+  const bytes = Buffer.byteLength(json);
+  if (bytes <= MAX_STORED_RESULT_BYTES) return { result, json };
+  // The actions' screenshots and snapshots go too: they can make up most of the size.
+  const {
+    markdown: _m,
+    html: _h,
+    raw_html: _r,
+    text: _t,
+    links: _l,
+    screenshot: _s,
+    actions: _a,
+    ...rest
+  } = result;
+  const mib = (n: number) => (n / 1024 / 1024).toFixed(1);
+  const failed: PageResult = {
+    ...rest,
+    error: {
+      code: 'TOO_LARGE',
+      message: `the page's result in the formats asked for is ${mib(bytes)} MiB, over the ${mib(MAX_STORED_RESULT_BYTES)} MiB a stored result may take: ask for fewer formats or action results`,
+    },
+  };
+  return { result: failed, json: JSON.stringify(failed) };
 }

@@ -5,8 +5,9 @@ import type { Readable, Writable } from 'node:stream';
 import type { AddressPolicy } from './address-policy';
 import { BlockedAddressError, DnsError } from './errors';
 import { bareHost, defaultResolver, pinnedLookup, resolveAllowed, type HostResolver } from './resolve-host';
+import { dialUpstream, ProxyError, type UpstreamProxy } from './upstream-proxy';
 
-export type EgressRefusalCode = 'BLOCKED_ADDRESS' | 'DNS' | 'CONNECT' | 'TOO_LARGE';
+export type EgressRefusalCode = 'BLOCKED_ADDRESS' | 'DNS' | 'CONNECT' | 'TOO_LARGE' | 'PROXY';
 
 /** One request or tunnel the proxy did not carry or cut short, and why (the code is a page error code). */
 export interface EgressRefusal {
@@ -33,6 +34,12 @@ export interface EgressProxyOptions {
    * WorkerEnv.EGRESS_MAX_BYTES in the worker.
    */
   maxBytes: number;
+  /**
+   * Every request and tunnel goes on through this proxy (Chromium's proxy flag takes no
+   * credentials and no SOCKS5 authentication, so this hop is ours). Targets are vetted all the
+   * same, and so is the upstream's own address, at connect time.
+   */
+  upstream?: UpstreamProxy;
 }
 
 /**
@@ -59,6 +66,7 @@ const STATUS: Record<EgressRefusalCode, [number, string]> = {
   DNS: [502, 'Bad Gateway'],
   CONNECT: [502, 'Bad Gateway'],
   TOO_LARGE: [502, 'Bad Gateway'],
+  PROXY: [502, 'Bad Gateway'],
 };
 
 // RFC 9110 section 7.6.1: these describe one connection and are not forwarded.
@@ -110,7 +118,7 @@ function pipeCapped(source: Readable, target: Writable, limit: number, onExceede
  * and dials only those addresses, so DNS rebinding cannot move a connection to a refused one.
  */
 export async function startEgressProxy(options: EgressProxyOptions): Promise<EgressProxy> {
-  const { policy, resolver = defaultResolver, onRefusal, maxBytes } = options;
+  const { policy, resolver = defaultResolver, onRefusal, maxBytes, upstream: via } = options;
   const counts: EgressStats = { allowed: 0, blocked: 0, failed: 0, cut: 0 };
   // Keyed by host name; a pooled socket goes to an address vetted when it was opened.
   const upstreamAgent = new http.Agent({ keepAlive: true });
@@ -134,6 +142,22 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
     } catch (err) {
       if (err instanceof BlockedAddressError) return refusal('BLOCKED_ADDRESS', host, port, err.message);
       if (err instanceof DnsError) return refusal('DNS', host, port, err.message);
+      throw err;
+    }
+  }
+
+  /**
+   * A socket to the vetted target through the upstream proxy, or the refusal: the upstream's own
+   * address refused (BLOCKED_ADDRESS, DNS) or the upstream failing (PROXY).
+   */
+  async function dialVia(upstream: UpstreamProxy, host: string, port: number, address: string) {
+    try {
+      return await dialUpstream(upstream, { host: address, port }, policy, resolver);
+    } catch (err) {
+      if (err instanceof BlockedAddressError)
+        return refusal('BLOCKED_ADDRESS', host, port, `proxy: ${err.message}`);
+      if (err instanceof DnsError) return refusal('DNS', host, port, `proxy: ${err.message}`);
+      if (err instanceof ProxyError) return refusal('PROXY', host, port, err.message);
       throw err;
     }
   }
@@ -175,6 +199,13 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
     const vetted = await vet(host, port);
     if (!Array.isArray(vetted)) return refuseRequest(res, vetted);
 
+    // Through an upstream proxy, a tunnel of its own: never a pooled socket of a direct request.
+    let tunnelled: net.Socket | undefined;
+    if (via) {
+      const dialed = await dialVia(via, host, port, vetted[0]);
+      if (!(dialed instanceof net.Socket)) return refuseRequest(res, dialed);
+      tunnelled = dialed;
+    }
     // Set when the browser side went away first: the upstream error that follows is our own destroy.
     let browserGone = false;
     const send = (retry: boolean) => {
@@ -184,9 +215,12 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
         method: req.method,
         path: target.pathname + target.search,
         headers: { ...endToEnd(req.headers), host: target.host },
-        agent: upstreamAgent,
-        lookup: pinnedLookup(vetted),
+        ...(tunnelled
+          ? { createConnection: () => tunnelled }
+          : { agent: upstreamAgent, lookup: pinnedLookup(vetted) }),
       });
+      // A tunnel comes paused (its CONNECT answer was read off it): flowing once the parser listens.
+      if (tunnelled) upstream.once('socket', (socket) => socket.resume());
       upstream.on('response', (answer) => {
         const tooLarge = (what: string) =>
           refusal('TOO_LARGE', host, port, `${what} exceeds ${maxBytes} bytes`);
@@ -245,13 +279,19 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
     if (!Array.isArray(vetted)) return refuseTunnel(client, vetted);
     if (client.destroyed) return;
 
-    const upstream = net.connect({ host, port, lookup: pinnedLookup(vetted) });
+    const dialed = via ? await dialVia(via, host, port, vetted[0]) : undefined;
+    if (dialed && !(dialed instanceof net.Socket)) return refuseTunnel(client, dialed);
+    if (client.destroyed) {
+      dialed?.destroy();
+      return;
+    }
+    const upstream = dialed ?? net.connect({ host, port, lookup: pinnedLookup(vetted) });
     let established = false;
     tunnels.add(upstream);
     // Normal ends travel through the pipes (half-close included); only a failure cuts the other side.
     upstream.on('close', () => tunnels.delete(upstream));
     client.on('close', () => upstream.destroy());
-    upstream.once('connect', () => {
+    const establish = () => {
       established = true;
       client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
       if (head.length) upstream.write(head);
@@ -259,7 +299,10 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
         refusal('TOO_LARGE', host, port, `the tunnel exceeds ${maxBytes} bytes`),
       );
       client.pipe(upstream);
-    });
+    };
+    // A socket through the upstream proxy is connected already.
+    if (dialed) establish();
+    else upstream.once('connect', establish);
     upstream.on('error', (err) => {
       if (established) client.destroy();
       else refuseTunnel(client, refusal('CONNECT', host, port, err.message));

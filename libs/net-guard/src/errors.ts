@@ -15,7 +15,7 @@ export class DnsError extends DomainError {
   readonly pageCode = 'DNS';
 }
 
-export type FetchFailure = 'CONNECT' | 'TLS' | 'TIMEOUT' | 'TOO_LARGE';
+export type FetchFailure = 'CONNECT' | 'TLS' | 'TIMEOUT' | 'TOO_LARGE' | 'PROXY';
 
 /** guardedFetch could not get a whole answer; `pageCode` is the page error code it stands for. */
 export class FetchFailedError extends Error {

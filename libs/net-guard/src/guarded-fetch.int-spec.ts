@@ -187,6 +187,22 @@ describe('guardedFetch', () => {
     expect(crossOrigin.headers.authorization).toBeUndefined();
   });
 
+  it("sends originHeaders, over headers of any case, only on hops to the first URL's origin", async () => {
+    const options = {
+      headers: { 'X-Token': 'ours' },
+      originHeaders: { 'x-token': 'customer' },
+      followRedirects: true,
+    };
+    const echoed = async (url: string) =>
+      JSON.parse((await fetch(url, options)).body.toString()).headers as Record<string, string>;
+    expect((await echoed(`${base}/echo`))['x-token']).toBe('customer');
+    // app.test is another origin of the same server.
+    const elsewhere = `http://app.test:${port}/echo`;
+    expect((await echoed(`${base}/redirect?to=${encodeURIComponent(elsewhere)}`))['x-token']).toBe('ours');
+    const backHome = `http://app.test:${port}/redirect?to=${encodeURIComponent(`${base}/echo`)}`;
+    expect((await echoed(`${base}/redirect?to=${encodeURIComponent(backHome)}`))['x-token']).toBe('customer');
+  });
+
   it('resolves once per connection, so a rebinding name cannot move it', async () => {
     const calls: string[] = [];
     const rebinding: HostResolver = async (host) => {

@@ -1,11 +1,19 @@
 import http from 'node:http';
 import https from 'node:https';
-import type { Readable } from 'node:stream';
+import type { Duplex, Readable } from 'node:stream';
+import { isIP } from 'node:net';
+import tls from 'node:tls';
 import zlib from 'node:zlib';
 import type { AddressPolicy } from './address-policy';
 import { BlockedAddressError, DnsError, FetchFailedError } from './errors';
-import { createGuardedAgents, type GuardedAgents } from './guarded-agent';
-import type { HostResolver } from './resolve-host';
+import {
+  createGuardedAgents,
+  staleSocket,
+  type GuardedAgents,
+  type PinnedRequestOptions,
+} from './guarded-agent';
+import { resolveAllowed, type HostResolver } from './resolve-host';
+import { dialUpstream, ProxyError, type UpstreamProxy } from './upstream-proxy';
 import { parseTargetUrl } from './url-policy';
 
 export interface GuardedFetchOptions {
@@ -14,7 +22,17 @@ export interface GuardedFetchOptions {
   method?: string;
   /** Sent as given and never logged (customer headers are secrets). */
   headers?: Record<string, string>;
+  /**
+   * Sent, over `headers` of the same name in any case, only on hops to the first URL's origin
+   * (scheme, host and port): a caller's headers never follow a redirect to another origin.
+   */
+  originHeaders?: Record<string, string>;
   body?: string | Buffer;
+  /**
+   * A cookie jar (a caller's session): its cookies go with each hop they match, under the
+   * caller's own Cookie header if any, and each answer's Set-Cookie is kept, redirects' included.
+   */
+  cookies?: HopCookies;
   /** For the whole exchange, redirects and body included. Default 30000. */
   timeoutMs?: number;
   /** Cap on the (decoded) body of each answer. Default 10 MB, the page cap. */
@@ -22,6 +40,16 @@ export interface GuardedFetchOptions {
   /** false (default): a 3xx is the answer; true: up to 20 hops; a number: up to that many. */
   followRedirects?: boolean | number;
   ca?: string | Buffer | Array<string | Buffer>;
+  /**
+   * Keep-alive agents (createGuardedAgents with keepAlive) whose connections later fetches reuse;
+   * they vet the addresses again with their own policy. Default: agents for this fetch alone.
+   */
+  agents?: GuardedAgents;
+  /**
+   * Each hop goes through this proxy on a connection of its own (never a pooled one of `agents`);
+   * targets are vetted all the same, and so is the proxy's address. Its failures are PROXY.
+   */
+  upstream?: UpstreamProxy;
 }
 
 export interface GuardedResponse {
@@ -36,7 +64,15 @@ export interface GuardedResponse {
   remoteAddress: string | undefined;
 }
 
+export interface HopCookies {
+  header(url: URL): string | undefined;
+  store(url: URL, setCookie: string[] | undefined): void;
+}
+
 type Exchange = Pick<GuardedResponse, 'status' | 'headers' | 'body' | 'remoteAddress'>;
+
+// RFC 9110 9.2.2: these may be sent again when a kept-alive socket turns out to be closed.
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE', 'TRACE']);
 
 interface Attempt {
   url: URL;
@@ -55,11 +91,54 @@ const DECODERS: Record<string, () => NodeJS.ReadWriteStream> = {
   br: () => zlib.createBrotliDecompress(),
 };
 
+/** A kept-alive socket the server had closed: the request never reached it. */
+class StaleSocketError extends Error {}
+
+/** Until the signal aborts: a lookup that hangs past the deadline is left behind. */
+async function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  let abort: (() => void) | undefined;
+  const aborted = new Promise<never>((_, reject) => {
+    abort = () => reject(new Error('aborted'));
+    if (signal.aborted) abort();
+    else signal.addEventListener('abort', abort, { once: true });
+  });
+  try {
+    return await Promise.race([work, aborted]);
+  } finally {
+    signal.removeEventListener('abort', abort!);
+  }
+}
+
+/** A connection to the vetted target through the upstream proxy, TLS inside the tunnel for https. */
+async function tunnelTo(url: URL, pinned: string[], options: GuardedFetchOptions): Promise<Duplex> {
+  const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+  let socket;
+  try {
+    socket = await dialUpstream(
+      options.upstream!,
+      { host: pinned[0], port },
+      options.policy,
+      options.resolver,
+    );
+  } catch (err) {
+    throw err instanceof ProxyError ? new FetchFailedError('PROXY', err.message) : err;
+  }
+  if (url.protocol !== 'https:') return socket;
+  const servername = url.hostname.replace(/^\[|\]$/g, '');
+  return tls.connect({
+    socket,
+    servername: isIP(servername) ? undefined : servername,
+    ...(options.ca ? { ca: options.ca } : {}),
+  });
+}
+
 function exchange(
   attempt: Attempt,
   agents: GuardedAgents,
+  pinned: string[],
   signal: AbortSignal,
   maxBytes: number,
+  tunnel?: Duplex,
 ): Promise<Exchange> {
   const { url, method, headers, body } = attempt;
   let abort: (() => void) | undefined;
@@ -67,7 +146,12 @@ function exchange(
     const tooLarge = () => new FetchFailedError('TOO_LARGE', `the answer exceeds ${maxBytes} bytes`);
     const client = url.protocol === 'https:' ? https : http;
     const agent = url.protocol === 'https:' ? agents.https : agents.http;
-    const req = client.request(url, { method, headers, agent });
+    const options: PinnedRequestOptions = tunnel
+      ? { method, headers, createConnection: () => tunnel }
+      : { method, headers, agent, pinned };
+    const req = client.request(url, options);
+    // A tunnel comes paused (its CONNECT answer was read off it): flowing once the parser listens.
+    if (tunnel) req.once('socket', (socket) => socket.resume());
     const fail = (err: Error) => {
       req.destroy();
       reject(err);
@@ -75,7 +159,9 @@ function exchange(
     // Rejecting here too: a stalled body read does not always surface a destroy as a stream error.
     abort = () => fail(new Error('aborted'));
     signal.addEventListener('abort', abort, { once: true });
-    req.on('error', fail);
+    req.on('error', (err: NodeJS.ErrnoException) =>
+      fail(staleSocket(req, err) ? new StaleSocketError(err.message, { cause: err }) : err),
+    );
     req.on('response', (res) => {
       const remoteAddress = res.socket.remoteAddress;
       if (Number(res.headers['content-length']) > maxBytes) return fail(tooLarge());
@@ -143,6 +229,16 @@ function redirected(attempt: Attempt, answer: Exchange): Attempt | undefined {
   return { url, method, headers, body };
 }
 
+/** `extra` over `base`, replacing a name of any case. */
+export function withHeaders(
+  base: Record<string, string>,
+  extra: Record<string, string>,
+): Record<string, string> {
+  const names = new Set(Object.keys(extra).map((name) => name.toLowerCase()));
+  const kept = Object.entries(base).filter(([name]) => !names.has(name.toLowerCase()));
+  return { ...Object.fromEntries(kept), ...extra };
+}
+
 function failure(err: unknown, signal: AbortSignal, timeoutMs: number): Error {
   if (err instanceof BlockedAddressError || err instanceof DnsError || err instanceof FetchFailedError)
     return err;
@@ -179,13 +275,48 @@ export async function guardedFetch(
     headers['accept-encoding'] = 'gzip, deflate, br';
   }
   let attempt: Attempt = { url: first, method: options.method ?? 'GET', headers, body: options.body };
+  const sent = ({ url, headers }: Attempt) => {
+    const cookie = options.cookies?.header(url);
+    const own = cookie ? withHeaders(headers, { cookie }) : headers;
+    return options.originHeaders && url.origin === first.origin
+      ? withHeaders(own, options.originHeaders)
+      : own;
+  };
   const redirects: string[] = [];
-  const agents = createGuardedAgents({ policy, resolver, ca });
+  const agents = options.agents ?? createGuardedAgents({ policy, resolver, ca });
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), timeoutMs);
   try {
     for (;;) {
-      const answer = await exchange(attempt, agents, controller.signal, maxBytes);
+      // Vetted here, before a socket is picked: the pool keys sockets by these addresses too.
+      const pinned = await untilAborted(
+        resolveAllowed(attempt.url.hostname, policy, resolver),
+        controller.signal,
+      );
+      let answer: Exchange | undefined;
+      // Each stale socket is closed as it fails, so this ends (and the deadline bounds it anyway).
+      while (!answer) {
+        const dialing = options.upstream ? tunnelTo(attempt.url, pinned, options) : undefined;
+        // A tunnel that opens after the deadline is closed, not left behind.
+        dialing?.then(
+          (socket) => controller.signal.aborted && socket.destroy(),
+          () => undefined,
+        );
+        const tunnel = dialing && (await untilAborted(dialing, controller.signal));
+        answer = await exchange(
+          { ...attempt, headers: sent(attempt) },
+          agents,
+          pinned,
+          controller.signal,
+          maxBytes,
+          tunnel,
+        ).catch((err: Error) => {
+          if (!(err instanceof StaleSocketError)) throw err;
+          if (IDEMPOTENT.has(attempt.method.toUpperCase())) return undefined;
+          throw err.cause;
+        });
+      }
+      options.cookies?.store(attempt.url, answer.headers['set-cookie']);
       const next = redirects.length < maxRedirects ? redirected(attempt, answer) : undefined;
       if (!next) return { ...answer, finalUrl: attempt.url.href, redirects };
       redirects.push(attempt.url.href);
@@ -195,7 +326,9 @@ export async function guardedFetch(
     throw failure(err, controller.signal, timeoutMs);
   } finally {
     clearTimeout(timer);
-    agents.http.destroy();
-    agents.https.destroy();
+    if (!options.agents) {
+      agents.http.destroy();
+      agents.https.destroy();
+    }
   }
 }

@@ -21,7 +21,9 @@ export type {
   EgressRefusalCode,
   EgressStats,
 } from './egress-proxy';
-export { createGuardedAgents } from './guarded-agent';
-export type { GuardedAgents, GuardedAgentOptions } from './guarded-agent';
-export { guardedFetch } from './guarded-fetch';
-export type { GuardedFetchOptions, GuardedResponse } from './guarded-fetch';
+export { createGuardedAgents, staleSocket } from './guarded-agent';
+export type { GuardedAgents, GuardedAgentOptions, PinnedRequestOptions } from './guarded-agent';
+export { guardedFetch, withHeaders } from './guarded-fetch';
+export type { GuardedFetchOptions, GuardedResponse, HopCookies } from './guarded-fetch';
+export { parseUpstreamProxy, dialUpstream, ProxyError, UPSTREAM_PROTOCOLS } from './upstream-proxy';
+export type { UpstreamProxy } from './upstream-proxy';

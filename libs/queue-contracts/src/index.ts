@@ -1,5 +1,9 @@
 export * from './scrape-options';
+export * from './page-actions';
 export * from './crawl-options';
+export * from './sessions';
+export * from './map';
+export { errorResult, triedOutError } from './page-errors';
 export type { SyncScrapeData, PagesData, ExpandData } from './render-queue';
 export type { CrawlPageData } from './crawl-queue';
 export type { DeliverData } from './webhooks-queue';

@@ -36,6 +36,7 @@ describe('queues of the jobs', () => {
       'scrape-sync': 'render',
       pages: 'render',
       expand: 'render',
+      map: 'render',
       'crawl-page': 'crawl',
       deliver: 'webhooks',
     });
@@ -43,6 +44,7 @@ describe('queues of the jobs', () => {
 
   it('runs a sync scrape before async work, and crawl pages after both', () => {
     expect(jobOptions('scrape-sync').priority).toBeLessThan(jobOptions('pages').priority);
+    expect(jobOptions('map').priority).toBe(jobOptions('scrape-sync').priority);
     expect(jobOptions('pages').priority).toBe(jobOptions('expand').priority);
     expect(jobOptions('crawl-page').priority).toBeGreaterThan(jobOptions('pages').priority);
   });

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { JobSpec, PRIORITY, retried } from './job-spec';
+import type { MapData, MapResult } from './map';
 import type { PageResult, ScrapeOptions } from './scrape-options';
 
 /** Every page a browser or HTTP fetch renders, but a crawl's. */
@@ -33,7 +34,8 @@ export interface ExpandData {
 export type RenderJob =
   | { queue: typeof RENDER_QUEUE; name: 'scrape-sync'; data: SyncScrapeData; result: PageResult }
   | { queue: typeof RENDER_QUEUE; name: 'pages'; data: PagesData; result: void }
-  | { queue: typeof RENDER_QUEUE; name: 'expand'; data: ExpandData; result: void };
+  | { queue: typeof RENDER_QUEUE; name: 'expand'; data: ExpandData; result: void }
+  | { queue: typeof RENDER_QUEUE; name: 'map'; data: MapData; result: MapResult };
 
 export const RENDER_JOBS: { [N in RenderJob['name']]: JobSpec<Extract<RenderJob, { name: N }>['data']> } = {
   // Kept a minute after it ends, for a look at it (the waiting API has its result from the event).
@@ -56,5 +58,15 @@ export const RENDER_JOBS: { [N in RenderJob['name']]: JobSpec<Extract<RenderJob,
   expand: {
     options: retried(PRIORITY.async, 10),
     id: ({ jobId }) => `${jobId}:expand`,
+  },
+  // A sync job like 'scrape-sync': the API waits on it, and it is kept a minute for a look.
+  map: {
+    options: {
+      priority: PRIORITY.sync,
+      attempts: 2,
+      removeOnComplete: { age: 60 },
+      removeOnFail: { age: 60 },
+    },
+    id: () => randomUUID(),
   },
 };

@@ -1,3 +1,5 @@
+import type { ActionResults, PageAction } from './page-actions';
+
 /**
  * What a caller may ask of a page and what comes back (docs/api.md, Request options and Page
  * result). Types only: the API validates into this shape, the worker renders from it.
@@ -11,6 +13,15 @@ export const BROWSER_ENGINES = ['playwright', 'puppeteer'] as const;
 export type BrowserEngine = (typeof BROWSER_ENGINES)[number];
 export type EngineName = 'http' | BrowserEngine;
 
+/** A customer's own upstream proxy. Secret: stored and queued as `sealed_proxy`. */
+export interface ProxySettings {
+  url: string;
+  username?: string;
+  password?: string;
+}
+/** `none`: direct; `pool`: the operator's PROXY_URLS (the default when set); or the caller's own. */
+export type ProxyChoice = 'none' | 'pool' | ProxySettings;
+
 export interface ScrapeOptions {
   formats: OutputFormat[];
   only_main_content: boolean;
@@ -19,12 +30,26 @@ export interface ScrapeOptions {
   /** A CSS selector to wait for, or a number of milliseconds. */
   wait_for?: string | number;
   timeout: number;
-  /** Sent with every request of the page. Secret: never logged, never echoed. */
+  /**
+   * Sent with the page's requests to the target URL's origin only (docs/api.md). Secret: never
+   * logged or echoed, and in clear only in the API's request and the worker's render: stored and
+   * queued options carry `sealed_headers` instead.
+   */
   headers?: Record<string, string>;
+  /** `headers` sealed for the account and environment (libs/jobs SealedHeaders). */
+  sealed_headers?: string;
   mobile: boolean;
   block_resources: boolean;
   include_tags?: string[];
   exclude_tags?: string[];
+  /** Done in order once the page is ready; the page is read after the last one. */
+  actions?: PageAction[];
+  /** The caller's session (sessions.ts): its cookies and storage before the page, saved after it. */
+  session_id?: string;
+  /** Absent: the operator's pool when PROXY_URLS is set, else direct. */
+  proxy?: ProxyChoice;
+  /** A customer's own `proxy` sealed for the account and environment (libs/jobs SealedHeaders). */
+  sealed_proxy?: string;
 }
 
 export const SCRAPE_DEFAULTS: ScrapeOptions = {
@@ -52,19 +77,37 @@ export const PAGE_ERROR_CODES = [
   'BLOCKED_ROBOTS',
   'TOO_LARGE',
   'RENDER_CRASH',
+  'TOO_COMPLEX',
   'UNSUPPORTED_CONTENT',
   'OUT_OF_SCOPE',
   'CANCELLED',
+  'ACTION_FAILED',
+  'PROXY',
 ] as const;
 export type PageErrorCode = (typeof PAGE_ERROR_CODES)[number];
 
 export interface PageMetadata {
   title: string | null;
   description: string | null;
+  author: string | null;
+  /** ISO 8601: a date, or a date and time in UTC. */
+  published_at: string | null;
   language: string | null;
   canonical_url: string | null;
+  site_name: string | null;
   engine: EngineName;
 }
+
+/** The metadata of a page that has none (failed, or not HTML). */
+export const NO_METADATA: Omit<PageMetadata, 'engine'> = {
+  title: null,
+  description: null,
+  author: null,
+  published_at: null,
+  language: null,
+  canonical_url: null,
+  site_name: null,
+};
 
 export interface PageResult {
   index: number;
@@ -80,5 +123,7 @@ export interface PageResult {
   screenshot?: string;
   metadata: PageMetadata;
   timings: { total_ms: number; render_ms: number };
+  /** What the page's actions brought back (also when one failed, up to it). */
+  actions?: ActionResults;
   error?: { code: PageErrorCode; message: string };
 }

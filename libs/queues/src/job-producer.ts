@@ -16,6 +16,8 @@ export interface AddOptions {
 interface Waiter {
   resolve(value: unknown): void;
   reject(reason: Error): void;
+  /** Its job's worker was lost: the job waits for another worker. */
+  stalled(): void;
 }
 
 /**
@@ -41,28 +43,47 @@ export class JobProducer {
     );
   }
 
+  /**
+   * Gives back work Redis lost (the reconciler): as addMany, but replacing an ended job, or one
+   * whose hash Redis lost, under the same id; one still queued or running is not doubled.
+   */
+  async restore<N extends JobName>(name: N, jobs: JobData<N>[]): Promise<void> {
+    await this.adapter.restore(
+      QUEUE_OF[name],
+      jobs.map((data) => this.job(name, data)),
+    );
+  }
+
   /** The job of this payload runs now if it waits for its time; false when the queue holds none. */
   runNow<N extends JobName>(name: N, data: JobData<N>): Promise<boolean> {
     return this.adapter.promote(QUEUE_OF[name], jobIdOf(name, data));
   }
 
   /**
-   * Adds a job and waits for its return value; TimeoutError if no worker finished it in time. The
-   * waiter is in place before the job is added (its id is known first), so its end cannot be missed.
+   * Adds a job and waits for its return value; TimeoutError if no worker finished it within
+   * `tryMs` of the add, or of the last time its worker was lost (the job then waits for another
+   * worker, which gets `tryMs` of its own). StalledOutError when the queue gave it up after too many
+   * lost workers. The waiter is in place before the job is added (its id is known first), so its
+   * end cannot be missed.
    */
-  async addAndWait<N extends JobName>(name: N, data: JobData<N>, timeoutMs: number): Promise<JobResult<N>> {
+  async addAndWait<N extends JobName>(name: N, data: JobData<N>, tryMs: number): Promise<JobResult<N>> {
     const waiters = await this.waitersOf(QUEUE_OF[name]);
     const job = this.job(name, data);
     let timer: NodeJS.Timeout | undefined;
-    const ended = new Promise<unknown>((resolve, reject) => waiters.set(job.id, { resolve, reject }));
+    const ended = new Promise<unknown>((resolve, reject) => {
+      const arm = () => {
+        clearTimeout(timer);
+        timer = setTimeout(() => reject(new TimeoutError('No worker answered in time')), tryMs);
+      };
+      // Armed at once: a slow add counts against the wait too.
+      arm();
+      waiters.set(job.id, { resolve, reject, stalled: arm });
+    });
     // It may end while the add is still in flight: handled below, not an unhandled rejection.
     ended.catch(() => undefined);
     try {
       await this.adapter.add(QUEUE_OF[name], job);
-      const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new TimeoutError('No worker answered in time')), timeoutMs);
-      });
-      return (await Promise.race([ended, timeout])) as JobResult<N>;
+      return (await ended) as JobResult<N>;
     } finally {
       clearTimeout(timer);
       waiters.delete(job.id);
@@ -95,6 +116,7 @@ export class JobProducer {
             }
           },
           failed: (id, error) => waiters.get(id)?.reject(error),
+          stalled: (id) => waiters.get(id)?.stalled(),
         })
         .then(() => waiters);
       this.waiters.set(name, ready);

@@ -7,11 +7,17 @@ import { newPoolCounters, poolStats, type PoolLimits, type PoolStats } from './p
 export interface ContextProfile {
   key: string;
   mobile: boolean;
+  /** A context of its own, fresh and closed after the page (a session's page: nothing else shares it). */
+  single?: boolean;
+  /** With single: the context's own proxy (a page's own egress proxy, for its upstream proxy). */
+  proxyServer?: string;
 }
 
 export interface PoolHooks {
   launch(): Promise<Browser>;
   newContext(browser: Browser, profile: ContextProfile): Promise<BrowserContext>;
+  /** Kills the browser and all its processes at once (it then disconnects). */
+  kill(browser: Browser): void;
 }
 
 export interface PageLease {
@@ -24,10 +30,21 @@ export interface PageLease {
    * of its context instead of being closed. Otherwise it is closed.
    */
   keepPage(): void;
+  /**
+   * The page is given up (hung, or past its deadline): its tab is closed without the caller
+   * waiting, and if it has not closed within CLOSE_GRACE_MS its browser is killed, so no renderer
+   * goes on with it. The page's slot stays taken until then.
+   */
+  abandonPage(): void;
 }
 
 /** Opening or closing a page or context; past this the browser is taken to be stuck. */
 const OPERATION_MS = 10_000;
+/**
+ * How long an abandoned tab gets to close. Closing does not wait for a busy renderer (an SVG bomb's
+ * tab closed in about 0.5 s, its renderer exiting with it), so a tab still there is taken as stuck.
+ */
+export const CLOSE_GRACE_MS = 2000;
 /**
  * How long a kept tab goes on showing its last page before it is parked on about:blank. A busy
  * pool hands it to the next page before that: navigating on from the last page costs Chromium
@@ -107,6 +124,8 @@ export class BrowserPool {
   /** Picking and creating contexts happens one lease at a time, so limits hold under concurrency. */
   private picking: Promise<unknown> = Promise.resolve();
   private closed = false;
+  /** Abandoned tabs being closed. */
+  private readonly stopping = new Set<Promise<void>>();
   private readonly counters = newPoolCounters();
 
   constructor(
@@ -122,11 +141,14 @@ export class BrowserPool {
    */
   async withPage<T>(profile: ContextProfile, task: (lease: PageLease) => Promise<T>): Promise<T> {
     await this.slots.acquire();
+    // An abandoned page hands its slot back only once its tab is gone.
+    let slotHeld = false;
     try {
       for (let attempt = 1; ; attempt++) {
         let slot: ContextSlot | undefined;
         let page: Page | undefined;
         let keep = false;
+        let abandoned = false;
         try {
           slot = await this.serialized(() => this.pickContext(profile));
           const picked = slot;
@@ -136,17 +158,25 @@ export class BrowserPool {
             browser: picked.owner.browser,
             retireContext: () => (picked.retiring = true),
             keepPage: () => (keep = true),
+            abandonPage: () => (abandoned = true),
           });
         } catch (err) {
           const lost = err instanceof BrowserGoneError || (slot !== undefined && slot.owner.gone);
           if (!lost || attempt > 1 || this.closed) throw err;
           this.counters.retries++;
         } finally {
-          if (slot) await this.release(slot, page, keep);
+          if (slot && abandoned && page && !slotHeld) {
+            slotHeld = true;
+            const stopping = this.release(slot, page, false, true).finally(() => {
+              this.stopping.delete(stopping);
+              this.slots.release();
+            });
+            this.stopping.add(stopping);
+          } else if (slot) await this.release(slot, page, keep);
         }
       }
     } finally {
-      this.slots.release();
+      if (!slotHeld) this.slots.release();
     }
   }
 
@@ -161,6 +191,7 @@ export class BrowserPool {
 
   async close(): Promise<void> {
     this.closed = true;
+    await Promise.all(this.stopping);
     await Promise.all([...this.browsers].map((slot) => this.closeBrowser(slot)));
   }
 
@@ -185,11 +216,14 @@ export class BrowserPool {
   private async pickContext(profile: ContextProfile): Promise<ContextSlot> {
     if (this.closed) throw new Error('the browser pool is closed');
     const live = this.browsers.filter((b) => !b.gone && !b.retiring);
-    const shared = live
-      .flatMap((b) => b.contexts)
-      .filter((c) => c.key === profile.key && !c.retiring)
-      .sort((a, b) => a.active - b.active)[0];
+    const shared = profile.single
+      ? undefined
+      : live
+          .flatMap((b) => b.contexts)
+          .filter((c) => c.key === profile.key && !c.retiring)
+          .sort((a, b) => a.active - b.active)[0];
     const slot = shared ?? (await this.newContext(live, profile));
+    if (profile.single) slot.retiring = true;
     slot.active++;
     slot.pages++;
     slot.lastUsed = Date.now();
@@ -251,14 +285,26 @@ export class BrowserPool {
     return slot;
   }
 
-  private async release(slot: ContextSlot, page: Page | undefined, keep: boolean): Promise<void> {
+  private async release(
+    slot: ContextSlot,
+    page: Page | undefined,
+    keep: boolean,
+    abandoned = false,
+  ): Promise<void> {
     slot.active--;
     slot.owner.active--;
     slot.lastUsed = Date.now();
     if (page && keep && !slot.retiring && !slot.owner.gone && !slot.owner.retiring) {
       this.keep(slot, page);
     } else if (page && !slot.owner.gone) {
-      await withDeadline(page.close(), OPERATION_MS, 'closing a page').catch(() => (slot.retiring = true));
+      const closing = withDeadline(page.close(), abandoned ? CLOSE_GRACE_MS : OPERATION_MS, 'closing a page');
+      await closing.catch(() => {
+        slot.retiring = true;
+        if (!abandoned) return;
+        // Its renderer may go on for ever: the browser goes, and its other pages run again.
+        slot.owner.retiring = true;
+        this.hooks.kill(slot.owner.browser);
+      });
     }
     if (slot.retiring && slot.active === 0) await this.closeContext(slot);
     if (slot.owner.retiring && slot.owner.active === 0) await this.closeBrowser(slot.owner);
@@ -294,7 +340,10 @@ export class BrowserPool {
       },
       () => {
         slot.parking.delete(parking);
-        void page.close().catch(() => undefined);
+        // A tab that would not leave its page may be busy for good: as an abandoned one.
+        void withDeadline(page.close(), CLOSE_GRACE_MS, 'closing a page').catch(() => {
+          if (!slot.owner.gone) this.hooks.kill(slot.owner.browser);
+        });
       },
     );
     slot.parking.add(parking);

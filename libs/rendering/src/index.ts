@@ -1,10 +1,16 @@
-export { RenderingModule, BrowserPoolStats } from './rendering.module';
+export { RenderingModule, BrowserPoolStats, RenderConcurrency } from './rendering.module';
 export { RenderService } from './render.service';
 export type { RenderRequest, RenderEngines, RenderedPage, RenderListener } from './render.service';
 export { startRendering } from './rendering';
 export type { Rendering, RenderingEnv, RenderingOptions } from './rendering';
 export type { PoolLimits, PoolStats } from './pool-config';
+export { ContentPool } from './content-pool/content-pool';
+export { TASK_OUTCOMES, type ThreadPoolStats } from './content-pool/thread-pool';
 export { EgressUnavailableError } from './page-errors';
 export { CHROMIUM_FLAGS, chromiumArgs, resolveChromiumPath } from './engines/chromium';
+export { browserEnvironment, decideSandbox, type SandboxDecision } from './engines/containment';
 export { buildContent } from './content/page-content';
+export { parseDocument } from './content/html-document';
+export { needsJavaScript } from './content/needs-javascript';
 export { BLOCKED_URL_PATTERNS, readDocumentHtml, type CdpClient } from './engines/page-monitor';
+export { readinessExpression, readinessInitScript } from './engines/readiness';

@@ -1,4 +1,5 @@
 import type { WorkerEnv } from '@app/config';
+import type { ConcurrencyBounds, MachineShare } from './autoscale/concurrency-bounds';
 
 /** The worker variables a browser pool is configured from. */
 export type PoolEnv = Pick<
@@ -7,7 +8,7 @@ export type PoolEnv = Pick<
   | 'CONTEXTS_PER_BROWSER'
   | 'CONTEXT_MAX_PAGES'
   | 'BROWSER_MAX_PAGES'
-  | 'RENDER_CONCURRENCY'
+  | 'BROWSER_MAX_MEMORY_MB'
 >;
 
 /**
@@ -24,17 +25,31 @@ export interface PoolLimits {
   contextMaxPages: number;
   /** Pages a browser serves before it is replaced (BROWSER_MAX_PAGES). */
   browserMaxPages: number;
-  /** Pages rendered at once; more wait their turn (RENDER_CONCURRENCY). */
+  /**
+   * Pages an engine renders at once; more wait their turn. The highest level (ConcurrencyBounds):
+   * BrowserSlots holds both engines together to the level in force.
+   */
   concurrency: number;
+  /** Resident memory all browsers may hold together, in MB (BROWSER_MAX_MEMORY_MB). */
+  browserMaxMemoryMb: number;
 }
 
-/** The one place the pool variables become limits. */
-export const poolLimits = (env: PoolEnv): PoolLimits => ({
+/** What the worker holds itself beside its browsers: its heap, content threads and buffers. */
+const WORKER_MB = 640;
+
+/**
+ * The one place the pool variables become limits. The browsers' memory bound follows the highest
+ * level, within the memory the worker may use less its own (WORKER_MB).
+ */
+export const poolLimits = (env: PoolEnv, bounds: ConcurrencyBounds, share: MachineShare): PoolLimits => ({
   browsers: env.BROWSER_POOL_SIZE,
   contextsPerBrowser: env.CONTEXTS_PER_BROWSER,
   contextMaxPages: env.CONTEXT_MAX_PAGES,
   browserMaxPages: env.BROWSER_MAX_PAGES,
-  concurrency: env.RENDER_CONCURRENCY,
+  concurrency: bounds.max,
+  browserMaxMemoryMb:
+    env.BROWSER_MAX_MEMORY_MB ||
+    Math.max(256, Math.min(1024 + 256 * bounds.max, Math.floor(share.memoryBytes / 2 ** 20) - WORKER_MB)),
 });
 
 export interface PoolStats {

@@ -1,19 +1,22 @@
 import { InvalidRequestError } from '@app/common';
-import { parseTargetUrl } from '@app/net-guard';
+import { parseTargetUrl, type UpstreamProxy } from '@app/net-guard';
 import {
   MAX_SCREENSHOT_BYTES,
   MAX_TIMEOUT_MS,
   MAX_HTML_BYTES,
+  NO_METADATA,
   SCRAPE_DEFAULTS,
   type EngineName,
   type PageResult,
   type ScrapeOptions,
 } from '@app/queue-contracts';
-import { parseDocument } from './content/html-document';
-import { needsJavaScript } from './content/needs-javascript';
-import { buildContent, type PageContent } from './content/page-content';
+import type { BrowserSlots } from './autoscale/browser-slots';
+import type { PageContent } from './content/page-content';
+import type { ContentPool } from './content-pool/content-pool';
+import type { ContentAnswer } from './content-pool/content-thread';
 import type { Capture, EngineRequest, RenderEngine } from './engines/engine';
-import { firstLine, statusError } from './page-errors';
+import { PageFailure, statusError, type PageError } from './page-errors';
+import type { SessionJar } from './engines/session-state';
 
 export interface RenderRequest {
   url: string;
@@ -22,6 +25,12 @@ export interface RenderRequest {
   options: ScrapeOptions;
   /** Pages with different keys never share browser state: pass the account id. */
   isolationKey: string;
+  /** A sync scrape's page: it takes the next browser slot ahead of batch pages waiting for one. */
+  first?: boolean;
+  /** `options.session_id`'s state: the engine restores it and replaces it with what the page left. */
+  session?: SessionJar;
+  /** The upstream proxy the page goes through, if any (credentials in clear: never logged). */
+  proxy?: UpstreamProxy;
 }
 
 export interface RenderEngines {
@@ -43,7 +52,8 @@ export type RenderListener = (page: RenderedPage) => void;
 /** Shortest page budget, so a tiny `timeout` still leaves a browser time to start a page. */
 const MIN_TIMEOUT_MS = 1000;
 
-const NO_METADATA = { title: null, description: null, language: null, canonical_url: null };
+/** A page's formats, or why it has none. */
+type Converted = { content: PageContent; error?: undefined } | { content?: undefined; error: PageError };
 
 /**
  * Page in, page result out (docs/api.md, Page result; docs/decisions.md, Rendering). Page-level
@@ -53,7 +63,13 @@ const NO_METADATA = { title: null, description: null, language: null, canonical_
 export class RenderService {
   private readonly listeners: RenderListener[] = [];
 
-  constructor(private readonly engines: RenderEngines) {}
+  constructor(
+    private readonly engines: RenderEngines,
+    /** Every parse and conversion runs there, never on this event loop. */
+    private readonly content: ContentPool,
+    /** Browser pages in flight, both engines together (the http engine is not held by it). */
+    private readonly slots: BrowserSlots,
+  ) {}
 
   /** Hears every render; the worker turns these into metrics without this lib knowing Prometheus. */
   onRendered(listener: RenderListener): void {
@@ -98,62 +114,109 @@ export class RenderService {
       };
       return this.result(request, refused, options, started, started);
     }
-    const { capture, document } = await this.capture({
-      url,
-      options: { ...options, timeout },
-      isolationKey: request.isolationKey,
-      deadline: started + timeout,
-    });
-    return this.result(request, capture, options, started, Date.now(), document);
+    const { capture, converted, rendered } = await this.capture(
+      request.url,
+      {
+        url,
+        options: { ...options, timeout },
+        isolationKey: request.isolationKey,
+        deadline: started + timeout,
+        session: request.session,
+        proxy: request.proxy,
+      },
+      request.first ?? false,
+    );
+    return this.result(request, capture, options, started, rendered, converted);
   }
 
-  /** render: http and browser use their engine; auto starts with http and moves on if needed. */
-  private async capture(request: EngineRequest): Promise<{ capture: Capture; document?: Document }> {
+  /**
+   * render: http and browser use their engine; auto starts with http and moves on if needed. The
+   * http page's decision is made in a content thread, which converts it in the same task when it
+   * stays (a parsed document cannot leave its thread).
+   */
+  private async capture(
+    pageUrl: string,
+    request: EngineRequest,
+    first: boolean,
+  ): Promise<{ capture: Capture; converted?: Converted; rendered: number }> {
     const { options } = request;
     const browser = this.engines[options.engine];
-    // Only a browser can wait for something or take a picture.
-    const browserOnly = options.formats.includes('screenshot') || options.wait_for !== undefined;
+    // Only a browser can wait for something, act on the page or take a picture; a session's
+    // storage and scripts' cookies need one too.
+    const browserOnly =
+      options.formats.includes('screenshot') ||
+      options.wait_for !== undefined ||
+      !!options.actions?.length ||
+      options.session_id !== undefined;
     if (options.render === 'browser' || (options.render === 'auto' && browserOnly)) {
-      return { capture: await browser.capture(request) };
+      return { capture: await this.inBrowser(browser, request, first), rendered: Date.now() };
     }
     const capture = await this.engines.http.capture(request);
+    const rendered = Date.now();
     if (options.render === 'http' || capture.error || capture.kind !== 'html' || capture.body === undefined) {
-      return { capture };
+      return { capture, rendered };
     }
-    if ((capture.status ?? 0) >= 400) return { capture };
-    const document = parseDocument(capture.body);
-    if (!needsJavaScript(document).needed) return { capture, document };
-    return { capture: await browser.capture(request) };
+    if ((capture.status ?? 0) >= 400 || tooLarge(capture.body)) return { capture, rendered };
+    const decided = await this.convert(capture, pageUrl, options, true);
+    if (decided !== 'javascript') return { capture, converted: decided, rendered };
+    return { capture: await this.inBrowser(browser, request, first), rendered: Date.now() };
   }
 
-  private result(
+  /** A browser capture once the level lets it in; its time waiting for a slot is not its page's. */
+  private inBrowser(browser: RenderEngine, request: EngineRequest, first: boolean): Promise<Capture> {
+    return this.slots.run(
+      (waitedMs) => browser.capture({ ...request, deadline: request.deadline + waitedMs }),
+      first,
+    );
+  }
+
+  /** The page's formats from its content thread; `javascript` when `decide` finds it needs a browser. */
+  private async convert(
+    capture: Capture,
+    pageUrl: string,
+    options: ScrapeOptions,
+    decide: boolean,
+  ): Promise<Converted | 'javascript'> {
+    const { body, kind } = capture;
+    if (body === undefined || !kind) throw new Error('convert: a capture without a document');
+    let answer: ContentAnswer;
+    try {
+      answer = await this.content.run({
+        input: { body, kind, url: capture.finalUrl ?? pageUrl, options },
+        decide,
+      });
+    } catch (err) {
+      if (err instanceof PageFailure) return { error: err.toError() };
+      throw err;
+    }
+    if ('javascript' in answer) return 'javascript';
+    if ('refused' in answer) return { error: answer.refused };
+    if ('failed' in answer) {
+      return {
+        error: { code: 'RENDER_CRASH', message: `the page could not be converted: ${answer.failed}` },
+      };
+    }
+    const wantsRaw = options.formats.includes('raw_html');
+    return { content: { ...answer.content, ...(wantsRaw ? { raw_html: body } : {}) } };
+  }
+
+  private async result(
     request: RenderRequest,
     capture: Capture,
     options: ScrapeOptions,
     started: number,
     rendered: number,
-    document?: Document,
-  ): PageResult {
+    converted?: Converted,
+  ): Promise<PageResult> {
     let error = capture.error ?? statusError(capture.status);
     let content: PageContent | undefined;
     if (capture.body !== undefined && capture.kind) {
-      if (Buffer.byteLength(capture.body) > MAX_HTML_BYTES) {
+      if (tooLarge(capture.body)) {
         error = { code: 'TOO_LARGE', message: `the document exceeds ${MAX_HTML_BYTES} bytes` };
       } else {
-        try {
-          content = buildContent({
-            body: capture.body,
-            kind: capture.kind,
-            url: capture.finalUrl ?? request.url,
-            options,
-            document,
-          });
-        } catch (err) {
-          error ??= {
-            code: 'RENDER_CRASH',
-            message: `the page could not be converted: ${firstLine(err)}`,
-          };
-        }
+        converted ??= (await this.convert(capture, request.url, options, false)) as Converted;
+        content = converted.content;
+        error ??= converted.error;
       }
     }
     let screenshot: string | undefined;
@@ -171,9 +234,14 @@ export class RenderService {
       status_code: capture.status,
       ...formats,
       ...(screenshot ? { screenshot } : {}),
+      ...(capture.actions ? { actions: capture.actions } : {}),
       metadata: { ...metadata, engine },
       timings: { total_ms: Date.now() - started, render_ms: rendered - started },
       ...(error ? { error } : {}),
     };
   }
+}
+
+function tooLarge(body: string): boolean {
+  return Buffer.byteLength(body) > MAX_HTML_BYTES;
 }

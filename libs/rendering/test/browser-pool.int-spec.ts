@@ -67,15 +67,16 @@ describe('Playwright browser pool', () => {
 
   it('counts a browser that went away by itself as lost, and its page as retried', async () => {
     await render('/static/article/22', 'pool-e');
-    // The browser the last test recycled may not have exited yet: kill only the live one.
+    const before = stats();
+    const pending = render('/slow?ms=3000', 'pool-e', 20_000);
+    // Kill once the page is open (the /slow answer takes 3 s), so it is the one retried.
+    while (stats().pagesInFlight === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(stats()).toMatchObject({ browsersInUse: 1, contextsInUse: 1, pagesInFlight: 1 });
+    // A browser the pool recycled, or closed when idle (RENDER_IDLE_MS) just before this page, may
+    // not have exited yet: wait for it, so that the kill reaches only the live one.
     while (browserProcesses('playwright').length > stats().browsers) {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
-    const before = stats();
-    const pending = render('/slow?ms=2000', 'pool-e', 20_000);
-    // Kill once the page is open (the /slow answer takes 2 s), so it is the one retried.
-    while (stats().pagesInFlight === 0) await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(stats()).toMatchObject({ browsersInUse: 1, contextsInUse: 1, pagesInFlight: 1 });
     expect(killBrowsers('playwright')).toBe(1);
     expect((await pending).error).toBeUndefined();
     const after = stats();

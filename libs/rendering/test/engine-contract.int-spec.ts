@@ -9,7 +9,7 @@ import { startFixtureSite, type FixtureSite } from '../../../test/fixtures/site/
 import { LOCAL_SUBRESOURCES } from '../../../test/fixtures/site/resources';
 import { refusedOrigins } from '../../../test/fixtures/site/routing';
 import { freePort } from '../../../test/support/processes';
-import { killBrowsers } from './browser-processes';
+import { browserProcesses } from './browser-processes';
 import { startEchoSite, type EchoSite } from './echo-site';
 import { startTestRendering } from './test-rendering';
 
@@ -34,7 +34,15 @@ async function startUntrustedTls() {
   return { origin: `https://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
 }
 
+/**
+ * Browsers already under this jest process when the file starts (jest --runInBand runs every file
+ * in one process: a browser another file's engine relaunched after a kill can outlive it). The kill
+ * test kills only browsers this file's engines launched.
+ */
+const strays = new Set<number>();
+
 beforeAll(async () => {
+  for (const pid of [...browserProcesses('playwright'), ...browserProcesses('puppeteer')]) strays.add(pid);
   [site, echo, untrusted, closedPort] = await Promise.all([
     startFixtureSite(),
     startEchoSite(),
@@ -89,8 +97,11 @@ describe.each(ENGINES)('engine contract: %s', (engine) => {
     expect(page.metadata).toEqual({
       title: 'Field Notes on Urban Beekeeping',
       description: expect.stringContaining('keeping honey bees on city rooftops'),
+      author: 'Ada Fixture',
+      published_at: '2024-03-14',
       language: 'en',
       canonical_url: `${o}/static/article/feature`,
+      site_name: null,
       engine,
     });
     const md = page.markdown!;
@@ -329,7 +340,9 @@ describe.each(BROWSERS)('browser engine contract: %s', (engine) => {
     const pending = render(engine, '/slow?ms=2000', { timeout: 20_000 });
     await new Promise((resolve) => setTimeout(resolve, 700));
     expect(stats()).toMatchObject({ browsers: 1, browsersInUse: 1, contextsInUse: 1, pagesInFlight: 1 });
-    expect(killBrowsers(engine)).toBe(1);
+    const mine = browserProcesses(engine).filter((pid) => !strays.has(pid));
+    expect(mine).toHaveLength(1);
+    for (const pid of mine) process.kill(pid, 'SIGKILL');
     const page: PageResult = await pending;
     expect(page.error).toBeUndefined();
     expect(page.markdown).toContain('slowPageContent');

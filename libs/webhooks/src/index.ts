@@ -6,5 +6,4 @@ export type { WebhookPayload } from './webhook-payload';
 export { WebhookSender, verdictOf } from './sender';
 export type { WebhookMessage, AttemptOutcome, AttemptVerdict } from './sender';
 export { RetrySchedule } from './schedule';
-export { SecretBox } from './secret-box';
 export { generateWebhookSecret, signWebhook, signatureHeader } from './signature';

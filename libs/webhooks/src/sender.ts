@@ -12,6 +12,7 @@ import {
   HostResolver,
   createGuardedAgents,
   parseTargetUrl,
+  staleSocket,
 } from '@app/net-guard';
 import { signatureHeader } from './signature';
 
@@ -193,13 +194,10 @@ export class WebhookSender implements OnModuleDestroy {
         },
         Math.max(0, deadline - Date.now()),
       );
-      req.on('error', (err: Error) => {
+      req.on('error', (err: NodeJS.ErrnoException) => {
         clearTimeout(timer);
         if (answer) return finish();
-        const code = (err as NodeJS.ErrnoException).code ?? '';
-        reject(
-          Object.assign(err, { staleSocket: req.reusedSocket && ['ECONNRESET', 'EPIPE'].includes(code) }),
-        );
+        reject(Object.assign(err, { staleSocket: staleSocket(req, err) }));
       });
       req.on('response', (res) => {
         answer = { status: res.statusCode ?? 0, body: Buffer.alloc(0) };

@@ -4,7 +4,7 @@ import { DataSource, In, LessThan, Repository } from 'typeorm';
 import { SharedEnv } from '@app/config';
 import { newId } from '@app/common';
 import { JobQueries, TERMINAL_JOB_STATUSES } from '@app/jobs';
-import { Environment, WebhookDelivery } from '@app/persistence';
+import { Environment, WebhookDelivery, executePrepared } from '@app/persistence';
 import type { DeliverData } from '@app/queue-contracts';
 import { JobProducer } from '@app/queues';
 import { WebhookPayloads } from './webhook-payload';
@@ -76,20 +76,17 @@ export class WebhookDeliveries {
     const job = await this.jobs.find(jobId);
     if (!job?.webhookUrl || !TERMINAL_JOB_STATUSES.includes(job.status)) return null;
     const now = new Date();
-    const delivery: Partial<WebhookDelivery> = {
-      id: newId('msg'),
-      accountId: job.accountId,
-      environment: job.environment,
-      jobId,
-      url: job.webhookUrl,
-      payload: JSON.stringify(await this.payloads.build(job)),
-      status: 'pending',
-      nextAttemptAt: now,
-      createdAt: now,
-      updatedAt: now,
-    };
+    const payload = JSON.stringify(await this.payloads.build(job));
     try {
-      await this.deliveries.insert(delivery);
+      // Prepared: a body of up to WEBHOOK_INLINE_MAX_BYTES is not escaped into SQL text on the
+      // worker's main loop.
+      await executePrepared(
+        this.db,
+        `INSERT INTO webhook_deliveries
+           (id, account_id, environment, job_id, url, payload, status, next_attempt_at, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?)`,
+        [newId('msg'), job.accountId, job.environment, jobId, job.webhookUrl, payload, now, now, now],
+      );
     } catch (err) {
       if ((err as { code?: string }).code !== MYSQL_DUPLICATE) throw err;
     }

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
-import { Environment, WebhookSecret } from '@app/persistence';
-import { SecretBox } from './secret-box';
+import { Environment, SecretBox, WebhookSecret } from '@app/persistence';
 import { generateWebhookSecret } from './signature';
 
 /** Spec, Authentication 6: after a rotation the old secret's signatures stay valid for 24 hours. */

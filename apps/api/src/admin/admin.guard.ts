@@ -9,7 +9,7 @@ import {
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { ApiEnv } from '@app/config';
 import { UnauthorizedError } from '@app/common';
-import { AdminIdentity, AdminsService, SkipApiKey } from '@app/auth';
+import { AdminIdentity, AdminsService, AuthFailures, SkipApiKey } from '@app/auth';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { ADMIN_AUTH, ApiErrors } from '../common/openapi';
 import { AuditInterceptor } from './audit.interceptor';
@@ -22,7 +22,9 @@ export const BOOTSTRAP_ADMIN: AdminIdentity = { id: 'bootstrap', email: null };
 
 /**
  * Admin routes take an admin key (`osk_admin_…`) or ADMIN_TOKEN (compared in constant time) as
- * their bearer; never a customer key. Every failure is the same 401 as on /v1.
+ * their bearer; never a customer key. Every failure is the same 401 as on /v1, and counts against
+ * the client address as there (AuthFailures). The API's onRequest hook runs identify() before the
+ * body is read; the guard then finds the admin on the request.
  */
 @Injectable()
 export class AdminGuard implements CanActivate {
@@ -31,19 +33,25 @@ export class AdminGuard implements CanActivate {
   constructor(
     env: ApiEnv,
     private readonly admins: AdminsService,
+    private readonly failures: AuthFailures,
   ) {
     this.bootstrap = env.ADMIN_TOKEN ? digest(env.ADMIN_TOKEN) : null;
   }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const req = context.switchToHttp().getRequest<AdminRequest>();
-    const token = /^Bearer (\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
-    if (!token) throw new UnauthorizedError();
-    req.admin =
-      this.bootstrap && timingSafeEqual(digest(token), this.bootstrap)
-        ? BOOTSTRAP_ADMIN
-        : await this.admins.authenticate(token);
+    await this.identify(context.switchToHttp().getRequest<AdminRequest>());
     return true;
+  }
+
+  async identify(req: AdminRequest): Promise<AdminIdentity> {
+    if (req.admin) return req.admin;
+    const token = /^Bearer (\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
+    if (!token) throw await this.failures.failed(req.ip, new UnauthorizedError());
+    const hashed = digest(token);
+    if (this.bootstrap && timingSafeEqual(hashed, this.bootstrap)) return (req.admin = BOOTSTRAP_ADMIN);
+    return (req.admin = await this.failures.attempt(req.ip, hashed.toString('hex'), () =>
+      this.admins.authenticate(token),
+    ));
   }
 }
 
@@ -55,5 +63,5 @@ export const AdminRoute = () =>
     UseInterceptors(AuditInterceptor),
     ApiTags('admin'),
     ApiBearerAuth(ADMIN_AUTH),
-    ApiErrors(400, 401, 404, 503),
+    ApiErrors(400, 401, 404, 429, 503),
   );

@@ -1,8 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import { InvalidRequestError } from '@app/common';
 
-/** Every body is at most 1 MB unless its route says otherwise (`@RouteConfig({ bodyLimit })`). */
-export const BODY_LIMIT = 1024 * 1024;
+/**
+ * Body limits sized by what a route accepts (`@RouteConfig({ bodyLimit })` raises a route's own).
+ * Most bodies are a small object: a key's name, a plan, an account, a replay filter.
+ */
+export const BODY_LIMIT = 64 * 1024;
+/** Request options (scrape, async scrape, crawl): up to 50 headers of 8 KiB, selectors, patterns. */
+export const OPTIONS_BODY_LIMIT = 1024 * 1024;
+/** A batch of up to 1,000,000 URLs: a million-URL batch is ~60 MB of JSON. */
+export const BATCH_BODY_LIMIT = 128 * 1024 * 1024;
 
 /**
  * JSON is the only body type, as with Express's json(): any other type is refused (415) by Fastify

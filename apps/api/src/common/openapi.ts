@@ -93,12 +93,12 @@ const ERRORS = {
   404: { description: 'Not found, or not visible to this key (code `not_found`).' },
   409: {
     description:
-      'The Idempotency-Key was used before with another body, or the resource exists (code `conflict`).',
+      "The Idempotency-Key was used before with another body, the resource exists, or a new `session_id` would pass the plan's session cap (code `conflict`).",
   },
   413: { description: 'Request body too large (code `payload_too_large`).' },
   429: {
     description:
-      'Per-minute rate limit reached; detail is exactly "Rate limit exceeded" (code `rate_limited`).',
+      'Per-minute rate limit reached, or too many failed authentications from the client address (AUTH_FAIL_LIMIT_PER_MIN, without the x-ratelimit headers); detail is exactly "Rate limit exceeded" (code `rate_limited`).',
     headers: {
       'retry-after': integerHeader('Seconds until a request is allowed again (at least 1).'),
       ...RATE_LIMIT_HEADERS,
@@ -149,7 +149,9 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN.' }, ADMIN_AUTH)
     .addTag('scrape', 'Pages now (sync) or as jobs')
     .addTag('crawl', 'Whole-site crawls')
+    .addTag('map', "A site's URLs now, without fetching them")
     .addTag('jobs', 'Polling, listing and cancelling jobs')
+    .addTag('sessions', 'Cookies and storage kept across requests')
     .addTag('account', 'Plan, usage and API keys of the caller')
     .addTag('webhooks', 'Signing secret and delivery log')
     .addTag('admin', 'Operator API (ADMIN_TOKEN)')

@@ -3,7 +3,9 @@ import { FieldProblem, InvalidRequestError } from '@app/common';
 
 function problems(errors: ValidationError[], prefix = ''): FieldProblem[] {
   return errors.flatMap((e) => {
-    const field = prefix + e.property;
+    // An array's items read as `actions[3]`, as the caller wrote them.
+    const field =
+      /^\d+$/.test(e.property) && prefix ? `${prefix.slice(0, -1)}[${e.property}]` : prefix + e.property;
     const own = Object.values(e.constraints ?? {}).map((message) => ({ field, message }));
     return [...own, ...problems(e.children ?? [], `${field}.`)];
   });

@@ -1,7 +1,9 @@
 import { Body, Controller, Headers, HttpCode, Post } from '@nestjs/common';
+import { RouteConfig } from '@nestjs/platform-fastify';
 import { ApiAcceptedResponse, ApiHeader, ApiOperation } from '@nestjs/swagger';
 import { AuthContext, CurrentAuth } from '@app/auth';
 import { ApiErrors, CustomerApi, IDEMPOTENCY_KEY_HEADER } from '../common/openapi';
+import { OPTIONS_BODY_LIMIT } from '../common/json-body';
 import { JobAcceptedDto } from '../jobs/dto/job.dto';
 import { CrawlRequestDto } from './dto/crawl-request.dto';
 import { CrawlService } from './crawl.service';
@@ -13,6 +15,7 @@ export class CrawlController {
 
   /** Spec "POST /v1/crawl": accepted at once; results by polling GET /v1/jobs/{id} or by webhook. */
   @Post()
+  @RouteConfig({ bodyLimit: OPTIONS_BODY_LIMIT })
   @HttpCode(202)
   @ApiOperation({
     summary: 'Queues a crawl of a site',

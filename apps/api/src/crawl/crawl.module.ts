@@ -1,11 +1,12 @@
 import { Module } from '@nestjs/common';
 import { JobsModule } from '../jobs/jobs.module';
 import { ScrapeModule } from '../scrape/scrape.module';
+import { SessionsModule } from '../sessions/sessions.module';
 import { CrawlController } from './crawl.controller';
 import { CrawlService } from './crawl.service';
 
 @Module({
-  imports: [JobsModule, ScrapeModule],
+  imports: [JobsModule, ScrapeModule, SessionsModule],
   controllers: [CrawlController],
   providers: [CrawlService],
 })

@@ -1,9 +1,12 @@
 import { Injectable } from '@nestjs/common';
+import { ApiEnv, actionLimits } from '@app/config';
 import type { AuthContext } from '@app/auth';
 import type { JobAccepted } from '@app/jobs';
 import { JobProducer } from '@app/queues';
 import { JobsService } from '../jobs/jobs.service';
+import { checkActionLimits } from '../scrape/dto/action.dto';
 import { UrlChecker } from '../scrape/url-checker';
+import { SessionsService } from '../sessions/sessions.service';
 import { CrawlRequestDto, toCrawlOptions } from './dto/crawl-request.dto';
 
 /**
@@ -16,9 +19,13 @@ export class CrawlService {
     private readonly urls: UrlChecker,
     private readonly jobs: JobsService,
     private readonly producer: JobProducer,
+    private readonly env: ApiEnv,
+    private readonly sessions: SessionsService,
   ) {}
 
   async accept(auth: AuthContext, dto: CrawlRequestDto, idempotencyKey?: string): Promise<JobAccepted> {
+    checkActionLimits(dto.actions, actionLimits(this.env));
+    this.urls.proxy(dto.proxy);
     const url = await this.urls.target(dto.url);
     const webhookUrl = dto.webhook_url === undefined ? null : await this.urls.webhook(dto.webhook_url);
     const options = toCrawlOptions(dto);
@@ -32,7 +39,7 @@ export class CrawlService {
         pages: [url],
         reserve: options.limit,
       },
-      { key: idempotencyKey, body: dto },
+      { key: idempotencyKey, body: dto, beforeCreate: () => this.sessions.open(auth, options.session_id) },
     );
     if (created) await this.producer.add('crawl-page', { jobId, idx: 0 });
     return { status: 'queued', job_id: jobId };

@@ -1,9 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { FieldProblem, InvalidRequestError } from '@app/common';
+import { ApiEnv, actionLimits } from '@app/config';
 import type { AuthContext } from '@app/auth';
 import type { JobAccepted } from '@app/jobs';
 import { JobProducer } from '@app/queues';
 import { JobsService } from '../jobs/jobs.service';
+import { SessionsService } from '../sessions/sessions.service';
+import { checkActionLimits } from './dto/action.dto';
 import { toScrapeOptions } from './dto/scrape-options.dto';
 import { BatchRequestDto } from './dto/batch-request.dto';
 import { UrlChecker } from './url-checker';
@@ -21,9 +24,13 @@ export class BatchService {
     private readonly urls: UrlChecker,
     private readonly jobs: JobsService,
     private readonly producer: JobProducer,
+    private readonly env: ApiEnv,
+    private readonly sessions: SessionsService,
   ) {}
 
   async accept(auth: AuthContext, dto: BatchRequestDto, idempotencyKey?: string): Promise<JobAccepted> {
+    checkActionLimits(dto.actions, actionLimits(this.env));
+    this.urls.proxy(dto.proxy);
     const urls = this.checkUrls(dto.urls);
     const webhookUrl = dto.webhook_url === undefined ? null : await this.urls.webhook(dto.webhook_url);
     const { jobId, created } = await this.jobs.accept(
@@ -35,7 +42,7 @@ export class BatchService {
         webhookUrl,
         pages: urls,
       },
-      { key: idempotencyKey, body: dto },
+      { key: idempotencyKey, body: dto, beforeCreate: () => this.sessions.open(auth, dto.session_id) },
     );
     if (created) await this.producer.add('expand', { jobId });
     return { status: 'queued', job_id: jobId };

@@ -10,9 +10,7 @@ import { ScrapeService } from './scrape.service';
 import { BatchService } from './batch.service';
 import { BatchRequestDto } from './dto/batch-request.dto';
 import { BatchBody, BatchRequestPipe } from './batch-request.pipe';
-
-/** A million-URL batch is ~60 MB of JSON; every other body is small (BODY_LIMIT). */
-const BATCH_BODY_LIMIT = 128 * 1024 * 1024;
+import { BATCH_BODY_LIMIT, OPTIONS_BODY_LIMIT } from '../common/json-body';
 
 @Controller('v1/scrape')
 @CustomerApi('scrape')
@@ -23,10 +21,13 @@ export class ScrapeController {
   ) {}
 
   @Post()
+  @RouteConfig({ bodyLimit: OPTIONS_BODY_LIMIT })
   @HttpCode(200)
   @ApiOperation({
     summary: 'Renders one page now',
-    description: 'Waits for a worker. A page that failed is still a 200, with `error`.',
+    description:
+      'Waits for a worker. A page that failed is still a 200, with `error`; a page that took its ' +
+      'worker down on every attempt (PAGE_MAX_ATTEMPTS) is one, with `RENDER_CRASH`.',
   })
   @ApiOkResponse({ type: PageResultDto })
   @ApiErrors(400, 402, 413, 504)
@@ -57,6 +58,7 @@ export class ScrapeController {
   }
 
   @Post('async')
+  @RouteConfig({ bodyLimit: OPTIONS_BODY_LIMIT })
   @HttpCode(202)
   @ApiOperation({
     summary: 'Queues one page',

@@ -1,15 +1,22 @@
 import { Injectable } from '@nestjs/common';
 import { TimeoutError, UnavailableError } from '@app/common';
 import { AuthContext, QuotaService } from '@app/auth';
-import { JobProducer } from '@app/queues';
-import type { PageResult } from '@app/queue-contracts';
+import { ApiEnv, actionLimits } from '@app/config';
+import { JobProducer, StalledOutError } from '@app/queues';
+import { type PageResult, errorResult, triedOutError } from '@app/queue-contracts';
 import { JobsService } from '../jobs/jobs.service';
-import type { JobAccepted } from '@app/jobs';
+import { SessionsService } from '../sessions/sessions.service';
+import { SealedHeaders, type JobAccepted } from '@app/jobs';
+import { checkActionLimits } from './dto/action.dto';
 import { toScrapeOptions } from './dto/scrape-options.dto';
 import { AsyncScrapeRequestDto, ScrapeRequestDto } from './dto/scrape-request.dto';
 import { UrlChecker } from './url-checker';
 
-/** Time the worker gets beyond the page's own timeout before a sync scrape answers 504. */
+/**
+ * Time a worker gets beyond the page's own timeout and its content work (CONTENT_TIMEOUT_MS, which
+ * may follow a render that used its whole timeout) before a sync scrape answers 504. It counts
+ * again from each time the page's worker was lost (the job then goes to another worker).
+ */
 const SYNC_GRACE_MS = 15_000;
 
 @Injectable()
@@ -19,10 +26,15 @@ export class ScrapeService {
     private readonly jobs: JobsService,
     private readonly producer: JobProducer,
     private readonly quota: QuotaService,
+    private readonly env: ApiEnv,
+    private readonly headers: SealedHeaders,
+    private readonly sessions: SessionsService,
   ) {}
 
   /** POST /v1/scrape: waits for a worker; a failed page is still a 200 with `error`. */
   async scrape(auth: AuthContext, dto: ScrapeRequestDto): Promise<PageResult> {
+    checkActionLimits(dto.actions, actionLimits(this.env));
+    this.urls.proxy(dto.proxy);
     const options = toScrapeOptions(dto);
     const now = new Date();
     // The target's DNS check and the quota row's update are independent round trips: run together.
@@ -38,15 +50,31 @@ export class ScrapeService {
     if (reserved.status === 'rejected') throw reserved.reason;
     const url = checked.value;
     try {
+      await this.sessions.open(auth, options.session_id);
+    } catch (err) {
+      await this.quota.release(auth.accountId, auth.environment, 1, now);
+      throw err;
+    }
+    try {
+      // Sealed in the queue payload too: Redis keeps a finished sync job a minute.
       return await this.producer.addAndWait(
         'scrape-sync',
-        { accountId: auth.accountId, environment: auth.environment, url, options },
-        options.timeout + SYNC_GRACE_MS,
+        {
+          accountId: auth.accountId,
+          environment: auth.environment,
+          url,
+          options: this.headers.seal(options, auth),
+        },
+        options.timeout + this.env.CONTENT_TIMEOUT_MS + SYNC_GRACE_MS,
       );
     } catch (err) {
       // No page came back, so none is charged.
       await this.quota.release(auth.accountId, auth.environment, 1, now);
       if (err instanceof TimeoutError) throw err;
+      // The queue gave the page up after losing its workers more often than it allows (workers
+      // answer RENDER_CRASH themselves at PAGE_MAX_ATTEMPTS, well before that): the page's result.
+      if (err instanceof StalledOutError)
+        return errorResult(url, 0, options, triedOutError(this.env.PAGE_MAX_ATTEMPTS));
       // The worker answered, but with a crash it could not recover from (page errors are results).
       throw new UnavailableError(`The page could not be rendered; try again (${(err as Error).message})`);
     }
@@ -58,6 +86,8 @@ export class ScrapeService {
     dto: AsyncScrapeRequestDto,
     idempotencyKey?: string,
   ): Promise<JobAccepted> {
+    checkActionLimits(dto.actions, actionLimits(this.env));
+    this.urls.proxy(dto.proxy);
     const url = await this.urls.target(dto.url);
     const webhookUrl = dto.webhook_url === undefined ? null : await this.urls.webhook(dto.webhook_url);
     const { jobId, created } = await this.jobs.accept(
@@ -69,7 +99,7 @@ export class ScrapeService {
         webhookUrl,
         pages: [url],
       },
-      { key: idempotencyKey, body: dto },
+      { key: idempotencyKey, body: dto, beforeCreate: () => this.sessions.open(auth, dto.session_id) },
     );
     if (created) await this.producer.add('pages', { jobId, fromIdx: 0, toIdx: 1 });
     return { status: 'queued', job_id: jobId };

@@ -1,5 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InvalidRequestError } from '@app/common';
+import { ApiEnv } from '@app/config';
+import type { ProxyChoice } from '@app/queue-contracts';
 import {
   AddressPolicy,
   BlockedAddressError,
@@ -9,6 +11,7 @@ import {
   assertAllowed,
   knownAddresses,
   parseTargetUrl,
+  parseUpstreamProxy,
   vetUrl,
 } from '@app/net-guard';
 
@@ -24,7 +27,25 @@ export class UrlChecker {
   constructor(
     private readonly policy: AddressPolicy,
     @Inject(HOST_RESOLVER) private readonly resolver: HostResolver,
+    private readonly env: ApiEnv,
   ) {}
+
+  /**
+   * Refuses a `proxy` that can never be used: `pool` without PROXY_URLS, a URL that is not a
+   * proxy's, one at a literal or localhost address the policy refuses. A name is judged when the
+   * page connects (BLOCKED_ADDRESS then). Reasons never repeat the URL, which may hold credentials.
+   */
+  proxy(choice: ProxyChoice | undefined): void {
+    if (choice === 'pool' && this.env.PROXY_URLS.length === 0) {
+      throw InvalidRequestError.field('proxy', 'this service has no proxy pool (PROXY_URLS is not set)');
+    }
+    if (typeof choice !== 'object') return;
+    const parsed = parseUpstreamProxy(choice);
+    if (typeof parsed === 'string') throw InvalidRequestError.field('proxy.url', parsed);
+    if (!this.literalHostAllowed(new URL(parsed.url).hostname)) {
+      throw InvalidRequestError.field('proxy.url', REFUSED_ADDRESS);
+    }
+  }
 
   async target(raw: unknown, field = 'url'): Promise<string> {
     const url = parseTargetUrl(raw, { kind: 'target', field });

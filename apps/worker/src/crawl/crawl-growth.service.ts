@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { WorkerEnv } from '@app/config';
 import { CrawlPages, Job, PageRow } from '@app/jobs';
 import { JobProducer } from '@app/queues';
-import { UNFETCHED_PAGE_CODES, type CrawlOptions, type PageResult } from '@app/queue-contracts';
-import { errorResult } from '../render/render-attempts';
+import { UNFETCHED_PAGE_CODES, type CrawlOptions, type PageResult, errorResult } from '@app/queue-contracts';
 import { Admission, CrawlFrontier, FrontierLostError, FrontierRecord } from './crawl-frontier';
 import { CrawlScope } from './crawl-scope';
 import { Robots, RobotsRules } from './robots-rules.service';
@@ -13,6 +13,8 @@ import { normaliseUrl } from './url-normaliser';
 /** Candidates per frontier call (a sitemap may list 50,000 URLs). */
 const ADMIT_BATCH = 1000;
 const REBUILD_TRIES = 100;
+/** robots.txt files loaded at once for one page's links (a page may lead to thousands of origins). */
+const ROBOTS_CONCURRENCY = 8;
 
 type UnfetchedCode = (typeof UNFETCHED_PAGE_CODES)[number];
 
@@ -31,13 +33,18 @@ interface Found {
  */
 @Injectable()
 export class CrawlGrowth {
+  private readonly maxLinks: number;
+
   constructor(
     private readonly crawlPages: CrawlPages,
     private readonly producer: JobProducer,
     private readonly frontier: CrawlFrontier,
     private readonly robots: RobotsRules,
     private readonly sitemaps: SitemapReader,
-  ) {}
+    env: WorkerEnv,
+  ) {
+    this.maxLinks = env.LINKS_MAX_PER_PAGE;
+  }
 
   /**
    * Admits what the page leads to and stores it as rows, then queues the pages to fetch. `retried`:
@@ -58,7 +65,9 @@ export class CrawlGrowth {
     const landedInScope = !result.final_url || scope.hostInScope(new URL(result.final_url).hostname);
     // A page that failed, sits at max_depth or was redirected off the site leads nowhere.
     if (!result.error && depth <= options.max_depth && landedInScope) {
-      found.push(...(await this.judge(result.links ?? [], depth, scope, options)));
+      // Extraction stops at the cap too; a result from elsewhere is held to it here.
+      const links = (result.links ?? []).slice(0, this.maxLinks);
+      found.push(...(await this.judge(links, depth, scope, options)));
     }
     if (idx === 0 && !options.ignore_sitemap && options.max_depth >= 1) {
       const origin = new URL(page.url).origin;
@@ -125,15 +134,27 @@ export class CrawlGrowth {
       const origins = [
         ...new Set([...byKey.values()].filter((f) => !f.skip).map((f) => new URL(f.url).origin)),
       ];
-      const rules = new Map<string, Robots>(
-        await Promise.all(origins.map(async (o) => [o, await this.robots.forOrigin(o)] as const)),
-      );
+      const rules = await this.rulesOf(origins);
       for (const f of byKey.values()) {
         const verdict = f.skip ? true : rules.get(new URL(f.url).origin)!.check(f.url);
         if (verdict !== true) f.skip = { code: 'BLOCKED_ROBOTS', message: verdict };
       }
     }
     return [...byKey.values()];
+  }
+
+  /** Each origin's robots.txt, a few at a time; RobotsRules fetches each at most once while cached. */
+  private async rulesOf(origins: string[]): Promise<Map<string, Robots>> {
+    const rules = new Map<string, Robots>();
+    let next = 0;
+    const lane = async () => {
+      while (next < origins.length) {
+        const origin = origins[next++];
+        rules.set(origin, await this.robots.forOrigin(origin));
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(ROBOTS_CONCURRENCY, origins.length) }, lane));
+    return rules;
   }
 
   private async admit(jobId: string, limit: number, found: Found[]): Promise<Admission[]> {

@@ -3,10 +3,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { WorkerEnv } from '@app/config';
 import { JobLifecycle, JobQueries, PageProgress, TERMINAL_JOB_STATUSES } from '@app/jobs';
 import { JobProducer } from '@app/queues';
-import type { CrawlOptions, CrawlPageData, ScrapeOptions } from '@app/queue-contracts';
+import { type CrawlOptions, type CrawlPageData, type ScrapeOptions, errorResult } from '@app/queue-contracts';
 import { JobProgress } from '../render/job-progress.service';
 import { LIMITED_RETRY_MS, PageStep } from '../render/page-step';
-import { errorResult } from '../render/render-attempts';
 import { CrawlFrontier } from './crawl-frontier';
 import { CrawlGrowth } from './crawl-growth.service';
 import { HostGate } from './host-gate';
@@ -68,9 +67,14 @@ export class CrawlRunner {
     if (!lease) return this.handBack(jobId, idx, LIMITED_RETRY_MS);
     try {
       // The render waits for the running mark: once a cancel has committed, nothing is fetched.
-      const result = await this.step.render(job, { idx, url: page.url }, renderOptions(options), {
-        overlap: false,
-      });
+      const result = await this.step.render(
+        job,
+        { idx, url: page.url, attempts: page.attempts },
+        renderOptions(options),
+        {
+          overlap: false,
+        },
+      );
       if (result === 'cancelled') return;
       if (result !== 'taken') {
         if (!(await this.lifecycle.cancelled(jobId)))

@@ -1,6 +1,9 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import Redis from 'ioredis';
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import robotsParser from 'robots-parser';
+import { WorkerEnv } from '@app/config';
 import { AddressPolicy, HOST_RESOLVER, HostResolver } from '@app/net-guard';
 import { REDIS, RedisKeys } from '@app/persistence';
 import { fetchSiteFile } from './site-file';
@@ -10,8 +13,8 @@ export const CRAWLER_TOKEN = 'ScraperClusterBot';
 const CACHE_TTL_S = 3600;
 const LOCAL_TTL_MS = 60_000;
 const LOCAL_MAX = 1000;
-/** Google reads the first 500 KiB; a larger file is read as allowing everything. */
-const MAX_ROBOTS_BYTES = 512 * 1024;
+/** How often a worker waiting on another's fetch of the same file looks for it. */
+const WAIT_POLL_MS = 100;
 
 /** What a site's robots.txt says to this crawler. */
 export interface Robots {
@@ -32,36 +35,70 @@ interface Cached {
 /**
  * robots.txt per origin, parsed by robots-parser and cached in Redis for an hour (shared by all
  * workers) and in process for a minute. As Google reads it: 4xx means no rules; 5xx or 429 means
- * the whole site is off limits for now; no answer at all (DNS, refused address) means no rules,
- * and the page fetch then reports the real error.
+ * the whole site is off limits for now; no answer at all (DNS, refused address, past
+ * ROBOTS_TIMEOUT_MS) means no rules, and the page fetch then reports the real error; a file over
+ * ROBOTS_MAX_BYTES is read as no rules. One fetch per origin while it is cached, however many
+ * pages and workers ask at once: callers in a process share one promise, and across workers a
+ * Redis lock lets one fetch while the others wait for what it stores.
  */
 @Injectable()
 export class RobotsRules {
   private readonly logger = new Logger(RobotsRules.name);
   private readonly local = new Map<string, { robots: Robots; until: number }>();
+  private readonly loading = new Map<string, Promise<Robots>>();
+  private readonly maxBytes: number;
+  private readonly timeoutMs: number;
 
   constructor(
     @Inject(REDIS) private readonly redis: Redis,
     private readonly keys: RedisKeys,
     private readonly policy: AddressPolicy,
     @Inject(HOST_RESOLVER) private readonly resolver: HostResolver,
-  ) {}
+    env: WorkerEnv,
+  ) {
+    this.maxBytes = env.ROBOTS_MAX_BYTES;
+    this.timeoutMs = env.ROBOTS_TIMEOUT_MS;
+  }
 
   async forOrigin(origin: string): Promise<Robots> {
     const hit = this.local.get(origin);
     if (hit && hit.until > Date.now()) return hit.robots;
-    const key = this.keys.key('robots', origin);
-    const stored = await this.redis.get(key);
-    let cached: Cached;
-    if (stored) cached = JSON.parse(stored) as Cached;
-    else {
-      cached = await this.fetch(origin);
-      await this.redis.set(key, JSON.stringify(cached), 'EX', CACHE_TTL_S);
+    let loading = this.loading.get(origin);
+    if (!loading) {
+      loading = this.load(origin).finally(() => this.loading.delete(origin));
+      this.loading.set(origin, loading);
     }
-    const robots = toRobots(origin, cached);
+    return loading;
+  }
+
+  private async load(origin: string): Promise<Robots> {
+    const robots = toRobots(origin, await this.cached(origin));
     if (this.local.size >= LOCAL_MAX) this.local.clear();
     this.local.set(origin, { robots, until: Date.now() + LOCAL_TTL_MS });
     return robots;
+  }
+
+  /** The stored file, or the one this worker fetches under the lock, or the one another stores. */
+  private async cached(origin: string): Promise<Cached> {
+    const key = this.keys.key('robots', origin);
+    const lock = this.keys.key('robots-lock', origin);
+    const token = randomUUID();
+    // The lock outlives a fetch (its time cap), so a worker that died holding it delays the rest once.
+    const lockMs = this.timeoutMs + 5000;
+    for (;;) {
+      const stored = await this.redis.get(key);
+      if (stored) return JSON.parse(stored) as Cached;
+      if (await this.redis.set(lock, token, 'PX', lockMs, 'NX')) {
+        try {
+          const cached = await this.fetch(origin);
+          await this.redis.set(key, JSON.stringify(cached), 'EX', CACHE_TTL_S);
+          return cached;
+        } finally {
+          await this.redis.eval(RELEASE_LUA, 1, lock, token);
+        }
+      }
+      await sleep(WAIT_POLL_MS);
+    }
   }
 
   private async fetch(origin: string): Promise<Cached> {
@@ -69,7 +106,8 @@ export class RobotsRules {
       const { status, text } = await fetchSiteFile(
         `${origin}/robots.txt`,
         { policy: this.policy, resolver: this.resolver },
-        MAX_ROBOTS_BYTES,
+        this.maxBytes,
+        this.timeoutMs,
       );
       if (status >= 200 && status < 300) return { kind: 'file', text };
       if (status === 429 || status >= 500) return { kind: 'unavailable', status };
@@ -80,6 +118,9 @@ export class RobotsRules {
     }
   }
 }
+
+/** Deletes the lock only if it is still this worker's (it may have expired and been taken). */
+const RELEASE_LUA = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
 
 export function toRobots(origin: string, cached: Cached): Robots {
   if (cached.kind === 'unavailable') {

@@ -18,8 +18,9 @@ export async function fetchSiteFile(
   url: string,
   net: { policy: AddressPolicy; resolver: HostResolver },
   maxBytes: number,
+  timeoutMs = 15_000,
 ): Promise<SiteFile> {
-  const res = await guardedFetch(url, { ...net, timeoutMs: 15_000, maxBytes, followRedirects: 5 });
+  const res = await guardedFetch(url, { ...net, timeoutMs, maxBytes, followRedirects: 5 });
   let body = res.body;
   if (body[0] === 0x1f && body[1] === 0x8b) body = await gunzipAsync(body, { maxOutputLength: maxBytes });
   return { status: res.status, text: body.toString('utf8') };

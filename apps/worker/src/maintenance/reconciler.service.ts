@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import Redis from 'ioredis';
+import { WorkerEnv } from '@app/config';
 import { JobLifecycle, OpenJob, OpenJobs } from '@app/jobs';
 import { REDIS, RedisKeys } from '@app/persistence';
 import { JobProducer } from '@app/queues';
@@ -10,6 +11,14 @@ import { every } from './periodic';
 const CHECK_EVERY_MS = 5_000;
 /** A job still `queued` this long after creation lost its queue entry (or never got one). */
 const QUEUED_GRACE_MS = 60_000;
+/**
+ * For this long after this process found Redis reset, a running job stalls after
+ * AFTER_RESET_STALL_MS without a page finished instead of RECONCILER_STALL_S. Runs that started
+ * before the loss have no queue job left: if one ends short (it fails, its worker dies), Bull can
+ * neither retry it nor see it stall, and the pass at the loss ran while it still looked alive.
+ */
+const RESET_WATCH_MS = 10 * 60_000;
+const AFTER_RESET_STALL_MS = 60_000;
 
 /**
  * MySQL is the record; Redis may lose everything at any time (it holds only queues, leases and
@@ -17,12 +26,20 @@ const QUEUED_GRACE_MS = 60_000;
  * when it did: then every job not yet ended gets its queue entries back from its page rows (a
  * crawl's frontier too, rebuilt by CrawlFrontier when next used). Jobs
  * that stay `queued` past a grace period are re-queued too. Queue entries have fixed ids, so one
- * that still exists is not doubled.
+ * still queued or running is not doubled; one that ended, or that Bull left hollow when Redis lost
+ * it under a worker, is replaced (JobProducer.restore). A running job with no page finished for
+ * RECONCILER_STALL_S gets the same, whatever lost its entries (a chunk that ran out of tries while
+ * MySQL was away, a queue emptied by hand or evicted); for a while after a reset the wait is
+ * shorter (RESET_WATCH_MS). A job whose entries cannot be given back does not hold up the rest.
  */
 @Injectable()
 export class Reconciler implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(Reconciler.name);
   private loop?: { stop: () => Promise<void> };
+  /** Each running job's finished pages when last seen to change, and when (this process's view). */
+  private progressSeen = new Map<string, { done: number; at: number }>();
+  /** When this process last found Redis reset (epoch ms). */
+  private resetAt = 0;
 
   constructor(
     private readonly openJobs: OpenJobs,
@@ -31,6 +48,7 @@ export class Reconciler implements OnApplicationBootstrap, OnApplicationShutdown
     private readonly keys: RedisKeys,
     private readonly producer: JobProducer,
     private readonly progress: JobProgress,
+    private readonly env: WorkerEnv,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -41,30 +59,85 @@ export class Reconciler implements OnApplicationBootstrap, OnApplicationShutdown
     await this.loop?.stop();
   }
 
-  /** One pass: everything open if Redis lost its data, else only jobs stuck in `queued`. */
+  /** One pass: everything open if Redis lost its data, else jobs stuck in `queued` and stalled ones. */
   async check(): Promise<number> {
     const marker = this.keys.key('reconciler', 'epoch');
     const redisWasReset = (await this.redis.set(marker, new Date().toISOString(), 'NX')) === 'OK';
-    const jobs = await this.openJobs.list(redisWasReset, QUEUED_GRACE_MS / 1000);
-    for (const job of jobs) await this.requeue(job);
+    if (redisWasReset) this.resetAt = Date.now();
+    let jobs: OpenJob[];
+    let failed: OpenJob[];
+    try {
+      jobs = await this.openJobs.list(redisWasReset, QUEUED_GRACE_MS / 1000);
+      if (!redisWasReset) jobs.push(...(await this.stalled()));
+      failed = await this.requeueEach(jobs);
+    } catch (err) {
+      // A pass cut short (Redis or MySQL still coming back) is done again whole at the next check.
+      if (redisWasReset) await this.redis.del(marker);
+      throw err;
+    }
+    // Done again at the next check: the whole pass after a reset, else the jobs that failed.
+    if (failed.length && redisWasReset) await this.redis.del(marker);
+    for (const job of failed) this.progressSeen.set(job.id, { done: job.done, at: 0 });
     if (jobs.length) this.logger.log({ jobs: jobs.length, redisWasReset }, 're-queued open jobs from MySQL');
-    return jobs.length;
+    return jobs.length - failed.length;
+  }
+
+  /** Re-queues each job; one that fails does not keep the rest waiting. Returns those that failed. */
+  private async requeueEach(jobs: OpenJob[]): Promise<OpenJob[]> {
+    const failed: OpenJob[] = [];
+    let firstError: unknown;
+    for (const job of jobs) {
+      try {
+        await this.requeue(job);
+      } catch (err) {
+        failed.push(job);
+        firstError ??= err;
+      }
+    }
+    if (failed.length) {
+      const ids = failed.slice(0, 10).map((job) => job.id);
+      this.logger.warn({ failed: failed.length, jobs: ids, err: firstError }, 'could not re-queue open jobs');
+    }
+    return failed;
+  }
+
+  /** Running jobs whose finished pages have not changed for RECONCILER_STALL_S; each is reported once a period. */
+  private async stalled(): Promise<OpenJob[]> {
+    const now = Date.now();
+    const stallMs = Math.min(
+      this.env.RECONCILER_STALL_S * 1000,
+      now - this.resetAt < RESET_WATCH_MS ? AFTER_RESET_STALL_MS : Infinity,
+    );
+    const seen = new Map<string, { done: number; at: number }>();
+    const stalled: OpenJob[] = [];
+    for (const job of await this.openJobs.running()) {
+      const last = this.progressSeen.get(job.id);
+      if (last?.done === job.done && now - last.at < stallMs) {
+        seen.set(job.id, last);
+        continue;
+      }
+      if (last?.done === job.done) stalled.push(job);
+      seen.set(job.id, { done: job.done, at: now });
+    }
+    // Jobs that ended since are forgotten.
+    this.progressSeen = seen;
+    return stalled;
   }
 
   private async requeue(job: OpenJob): Promise<void> {
     if (job.type === 'crawl') return this.requeueCrawl(job.id);
-    if (Number(job.chunks) > 0) {
-      await this.producer.add('expand', { jobId: job.id });
+    if (job.chunks > 0) {
+      await this.producer.restore('expand', [{ jobId: job.id }]);
       return;
     }
-    const window = windowFor(await this.progress.maxConcurrentPages(job.account_id));
-    const starts = await this.openJobs.unfinishedChunkStarts(job.id, PAGES_PER_JOB, window);
+    const window = windowFor(await this.progress.maxConcurrentPages(job.account_id), job.on_session);
+    const starts = await this.openJobs.chainRestarts(job.id, PAGES_PER_JOB, window);
     if (!starts.length) {
       await this.lifecycle.markRunning(job.id);
       await this.progress.completeIfDone(job.id);
       return;
     }
-    await this.producer.addMany(
+    await this.producer.restore(
       'pages',
       starts.map((start) => ({
         jobId: job.id,
@@ -85,7 +158,7 @@ export class Reconciler implements OnApplicationBootstrap, OnApplicationShutdown
       await this.progress.completeIfDone(jobId);
       return;
     }
-    await this.producer.addMany(
+    await this.producer.restore(
       'crawl-page',
       pages.map((idx) => ({ jobId, idx })),
     );

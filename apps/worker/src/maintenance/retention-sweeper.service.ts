@@ -3,16 +3,19 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { WorkerEnv } from '@app/config';
 import { JobRetention } from '@app/jobs';
+import { SessionStore } from '@app/sessions';
 import { every } from './periodic';
 
 const SWEEP_EVERY_MS = 10 * 60_000;
 const JOBS_PER_ROUND = 100;
 const DELIVERIES_PER_ROUND = 500;
+const SESSIONS_PER_ROUND = 1000;
 const DAY_MS = 24 * 3600 * 1000;
 
 /**
- * Deletes jobs and their pages past expires_at (RESULT_RETENTION_DAYS), and ended webhook
- * deliveries with their attempts (WEBHOOK_DELIVERY_RETENTION_DAYS), a few at a time.
+ * Deletes jobs and their pages past expires_at (RESULT_RETENTION_DAYS), ended webhook deliveries
+ * with their attempts (WEBHOOK_DELIVERY_RETENTION_DAYS) and expired sessions (already invisible:
+ * this only frees their rows), a few at a time.
  */
 @Injectable()
 export class RetentionSweeper implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -23,12 +26,14 @@ export class RetentionSweeper implements OnApplicationBootstrap, OnApplicationSh
     @InjectDataSource() private readonly db: DataSource,
     private readonly jobs: JobRetention,
     private readonly env: WorkerEnv,
+    private readonly sessions: SessionStore,
   ) {}
 
   onApplicationBootstrap(): void {
     this.loop = every(SWEEP_EVERY_MS, this.logger, async () => {
       await this.sweep();
       await this.sweepDeliveries();
+      await this.sweepSessions();
     });
   }
 
@@ -44,6 +49,13 @@ export class RetentionSweeper implements OnApplicationBootstrap, OnApplicationSh
       deleted += n;
     }
     if (deleted) this.logger.log({ deleted }, 'deleted expired jobs');
+    return deleted;
+  }
+
+  async sweepSessions(now = new Date()): Promise<number> {
+    let deleted = 0;
+    for (let n; (n = await this.sessions.deleteExpired(now, SESSIONS_PER_ROUND));) deleted += n;
+    if (deleted) this.logger.log({ deleted }, 'deleted expired sessions');
     return deleted;
   }
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { BrowserEngine } from '@app/queue-contracts';
-import { BrowserPoolStats, RenderService, type PoolStats } from '@app/rendering';
+import { BrowserPoolStats, RenderConcurrency, RenderService, type PoolStats } from '@app/rendering';
 
 /** Seconds; most pages take well under a second, the budget runs to 120 s. */
 const RENDER_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 20, 30, 60, 120];
@@ -12,8 +12,21 @@ const RENDER_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 20, 30, 60, 120];
  */
 @Injectable()
 export class RenderMetrics {
-  constructor(registry: Registry, renderer: RenderService, pool: BrowserPoolStats) {
+  constructor(
+    registry: Registry,
+    renderer: RenderService,
+    pool: BrowserPoolStats,
+    concurrency: RenderConcurrency,
+  ) {
     const registers = [registry];
+    new Gauge({
+      name: 'scraper_render_concurrency',
+      help: 'Browser pages this worker lets render at once now: RENDER_CONCURRENCY, or the level autoscaling set.',
+      registers,
+      collect() {
+        this.set(concurrency.level());
+      },
+    });
     const pages = new Counter({
       name: 'scraper_pages_rendered_total',
       help: 'Renders by the engine that did them and outcome: success, a page error code, or engine_failure.',

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { RenderConcurrency } from '@app/rendering';
 import { CrawlRunner } from '../crawl/crawl-runner.service';
 import { JobHandlers, QueueProcessor } from './job-handlers';
 
@@ -6,8 +7,15 @@ import { JobHandlers, QueueProcessor } from './job-handlers';
 @Injectable()
 export class CrawlProcessor implements QueueProcessor<'crawl'> {
   readonly queue = 'crawl' as const;
+  /** As many crawl pages as the browser level may reach; those that need no browser are not held. */
+  readonly concurrency: number;
 
-  constructor(private readonly crawls: CrawlRunner) {}
+  constructor(
+    private readonly crawls: CrawlRunner,
+    rendering: RenderConcurrency,
+  ) {
+    this.concurrency = rendering.max;
+  }
 
   readonly handlers: JobHandlers<'crawl'> = {
     'crawl-page': (d) => this.crawls.run(d),

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { WorkerEnv } from '@app/config';
 import { settlesWithin } from '@app/common';
-import { QueueAdapter } from '@app/queues';
+import { QueueAdapter, type RunningJob } from '@app/queues';
 import { JobName, QUEUE_OF, QueueName } from '@app/queue-contracts';
 import { Draining } from '../lifecycle/draining';
 import { QueueSlots } from '../lifecycle/queue-slots';
@@ -27,7 +27,7 @@ export class QueueWorkers implements OnApplicationBootstrap, OnApplicationShutdo
 
   onApplicationBootstrap(): void {
     const consumed = this.env.WORKER_QUEUES as QueueName[];
-    const handled = new Map<string, (data: unknown) => Promise<unknown>>();
+    const handled = new Map<string, (data: unknown, job: RunningJob) => Promise<unknown>>();
     for (const p of this.processors) {
       for (const [name, handler] of Object.entries(p.handlers)) handled.set(name, handler as never);
     }
@@ -36,13 +36,14 @@ export class QueueWorkers implements OnApplicationBootstrap, OnApplicationShutdo
     );
     if (missing.length) throw new Error(`no processor for job name(s): ${missing.join(', ')}`);
     for (const queue of consumed) {
-      const concurrency =
-        this.processors.find((p) => p.queue === queue)?.concurrency ?? this.env.RENDER_CONCURRENCY;
+      const processor = this.processors.find((p) => p.queue === queue);
+      if (!processor) throw new Error(`no processor for queue ${queue}`);
+      const { concurrency } = processor;
       this.slots.open(queue, concurrency);
-      this.queues.consume(queue, concurrency, (name, data) => {
+      this.queues.consume(queue, concurrency, (name, data, job) => {
         const handler = handled.get(name);
         if (!handler) throw new Error(`no processor for job name ${name}`);
-        return this.slots.occupy(queue, () => handler(data));
+        return this.slots.occupy(queue, () => handler(data, job));
       });
       this.logger.log(`consuming ${queue} with concurrency ${concurrency}`);
     }

@@ -22,7 +22,7 @@ export class BatchExpander {
   async expand({ jobId }: ExpandData): Promise<void> {
     const job = await this.batches.expand(jobId);
     if (!job) return;
-    const window = windowFor(await this.progress.maxConcurrentPages(job.accountId));
+    const window = windowFor(await this.progress.maxConcurrentPages(job.accountId), job.onSession);
     await this.enqueueFirstChunks(jobId, job.total, window);
     await this.batches.dropChunks(jobId);
     this.logger.log({ jobId, pages: job.total }, 'batch expanded');

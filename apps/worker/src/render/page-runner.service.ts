@@ -6,7 +6,7 @@ import { Draining } from '../lifecycle/draining';
 import { QueueSlots } from '../lifecycle/queue-slots';
 import { JobProgress } from './job-progress.service';
 import { LIMITED_RETRY_MS, PageStep } from './page-step';
-import { PAGES_PER_JOB, type QueueHead, handOut, nextChunkStart, shares } from './page-window';
+import { PAGES_PER_JOB, type QueueHead, handOut, nextChunkStart, shares, windowFor } from './page-window';
 
 /**
  * Renders a job's pages [fromIdx, toIdx) one at a time, each through PageStep. Between pages it
@@ -63,7 +63,8 @@ export class PageRunner {
     // The chunk this run's chunk queues when it ends. None (past the end): the job's pages not yet
     // taken are all in runs already going. A piece is judged by the chunk it came from (a piece
     // split off mid-batch has chunks to come).
-    const nextChunk = nextChunkStart(fromIdx, maxInFlight);
+    const onSession = Boolean((job.options as ScrapeOptions).session_id);
+    const nextChunk = nextChunkStart(fromIdx, windowFor(maxInFlight, onSession));
     const lastWindow = nextChunk >= job.total;
     const endIdx = () => todo[end]?.idx ?? toIdx;
     const handBack = async (idx: number, delay: number) => {
@@ -134,12 +135,12 @@ export class PageRunner {
 
   /**
    * What waits at the head of the render queue's wait list, undefined when nothing does. Bull
-   * keeps that list in priority order, so a sync scrape waiting is at its head.
+   * keeps that list in priority order, so a sync scrape or map waiting is at its head.
    */
   private async queueHead(): Promise<QueueHead> {
     const head = await this.queues.nextWaiting('render');
     if (!head) return undefined;
-    if (head.name === 'scrape-sync') return 'sync';
+    if (head.name === 'scrape-sync' || head.name === 'map') return 'sync';
     return (head.data as Partial<PagesData> | undefined)?.piece ? 'piece' : 'other';
   }
 }

@@ -1,4 +1,18 @@
-import { type HandOutState, handOut, shares } from './page-window';
+import { type HandOutState, handOut, nextChunkStart, shares, windowFor } from './page-window';
+
+describe('windowFor and nextChunkStart', () => {
+  it("keeps a chunk a slot of the plan's in-flight pages, at least one, and one for a session's pages", () => {
+    expect(windowFor(128, false)).toBe(25);
+    expect(windowFor(3, false)).toBe(1);
+    expect(windowFor(128, true)).toBe(1);
+  });
+
+  it('queues the chunk a window ahead of the one holding the index', () => {
+    expect(nextChunkStart(0, 25)).toBe(125);
+    expect(nextChunkStart(7, 25)).toBe(130);
+    expect(nextChunkStart(7, 1)).toBe(10);
+  });
+});
 
 describe('shares', () => {
   it('cuts a range into consecutive, even pieces that cover it', () => {

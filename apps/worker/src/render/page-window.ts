@@ -5,18 +5,22 @@
  */
 export const PAGES_PER_JOB = 5;
 
-/** Chunk jobs a job keeps queued at once: enough to use the plan's in-flight pages, never fewer than one. */
-export function windowFor(maxConcurrentPages: number): number {
-  return Math.max(1, Math.floor(maxConcurrentPages / PAGES_PER_JOB));
+/**
+ * Chunk jobs a job keeps queued at once: enough to use the plan's in-flight pages, never fewer than
+ * one. A session's pages go one at a time, so its job keeps one: another chunk would only find the
+ * session's slot taken and be handed back every LIMITED_RETRY_MS.
+ */
+export function windowFor(maxConcurrentPages: number, onSession: boolean): number {
+  return onSession ? 1 : Math.max(1, Math.floor(maxConcurrentPages / PAGES_PER_JOB));
 }
 
 export function chunkStart(idx: number): number {
   return idx - (idx % PAGES_PER_JOB);
 }
 
-/** Where the chunk a window after the one holding `idx` starts: a finished chunk queues it. */
-export function nextChunkStart(idx: number, maxConcurrentPages: number): number {
-  return chunkStart(idx) + windowFor(maxConcurrentPages) * PAGES_PER_JOB;
+/** Where the chunk `window` chunks after the one holding `idx` starts: a finished chunk queues it. */
+export function nextChunkStart(idx: number, window: number): number {
+  return chunkStart(idx) + window * PAGES_PER_JOB;
 }
 
 /** [from, to) cut into `count` consecutive ranges as even as can be; fewer when there are fewer items. */

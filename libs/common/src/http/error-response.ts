@@ -1,6 +1,7 @@
 import { HttpException } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { DomainError, ErrorCode, RateLimitedError, UnauthorizedError } from '../errors/domain-errors';
+import { isBackingServiceOutage } from '../errors/outage';
 
 // Every non-2xx body is {detail, code, ...}; each code has one status (docs/api.md, Errors).
 const STATUS: Record<ErrorCode | 'internal', number> = {
@@ -17,6 +18,8 @@ const STATUS: Record<ErrorCode | 'internal', number> = {
   timeout: 504,
 };
 
+const OUTAGE_RETRY_AFTER_SECONDS = 5;
+
 const CODE_BY_STATUS: Record<number, ErrorCode> = Object.fromEntries(
   Object.entries(STATUS).map(([code, status]) => [status, code]),
 ) as Record<number, ErrorCode>;
@@ -29,39 +32,15 @@ export interface ErrorResponse {
   internal?: unknown;
 }
 
-// Connection-level failures of MySQL (mysql2, maybe wrapped by TypeORM) and Redis (ioredis): the
-// request was fine, the database or Redis was not there. Query errors (bad SQL, constraints) stay 500.
-const OUTAGE_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'EPIPE',
-  'PROTOCOL_CONNECTION_LOST',
-  'ER_SERVER_SHUTDOWN',
-  'ER_CON_COUNT_ERROR',
-]);
-const OUTAGE_RETRY_AFTER_SECONDS = 5;
-
-function isBackingServiceOutage(exception: unknown): boolean {
-  const err = exception as {
-    code?: unknown;
-    name?: unknown;
-    message?: unknown;
-    driverError?: { code?: unknown };
-  };
-  if (!err || typeof err !== 'object') return false;
-  if (OUTAGE_CODES.has(String(err.code)) || OUTAGE_CODES.has(String(err.driverError?.code))) return true;
-  // ioredis: commands rejected while the connection is down.
-  return err.name === 'MaxRetriesPerRequestError' || err.message === 'Connection is closed.';
-}
-
 /**
  * Nest's HTTP exceptions, and Fastify's errors about the request (body too large or not JSON, a
  * content type it does not parse), which Nest wraps in one before the filter sees them.
  */
 function httpError(status: number, detail: string, bodyLimit?: number): ErrorResponse {
   if (status === 413) {
-    const limit = bodyLimit ? `: at most ${Math.floor(bodyLimit / 1024 / 1024) || 1} MB` : '';
+    const limit = bodyLimit
+      ? `: at most ${bodyLimit >= 1024 * 1024 ? `${Math.floor(bodyLimit / 1024 / 1024)} MB` : `${Math.floor(bodyLimit / 1024)} KB`}`
+      : '';
     return {
       status,
       body: { detail: `Request body is too large${limit}`, code: 'payload_too_large' },

@@ -1,6 +1,6 @@
 import Redis from 'ioredis';
 import { SCRAPE_DEFAULTS, jobOptions } from '@app/queue-contracts';
-import { waitListKey } from './keys';
+import { bullPrefix, waitListKey } from './keys';
 import type { NewJob } from './queue-adapter';
 import { TestQueues, testQueues } from './test-queues';
 
@@ -69,6 +69,36 @@ describe('QueueAdapter (Bull on the real Redis)', () => {
     expect(await adapter.counts('render')).toEqual({ waiting: 2, active: 0, delayed: 0, failed: 0 });
   });
 
+  it('restores lost work: replaces a job Bull left hollow or one that failed, leaves a waiting one', async () => {
+    const { adapter, redisPrefix } = queues;
+    const jobKey = (id: string) => `${bullPrefix(redisPrefix)}:render:${id}`;
+    // Redis lost a job's hash while its id was on its way to a worker (a flush between the worker's
+    // pop and its move to active): Bull writes the try's fields into a fresh hash.
+    const once = { options: { ...jobOptions('pages'), attempts: 1 } };
+    await adapter.add('render', pages('hollow', 0, once));
+    await redis.del(jobKey('hollow:0'));
+    await adapter.add('render', pages('failed', 0, once));
+    adapter.consume('render', 1, async (name, data) => {
+      throw new Error(`fails: ${name} ${(data as { jobId?: string }).jobId}`);
+    });
+    await until(async () => (await adapter.counts('render')).failed === 2);
+    expect(await redis.hget(jobKey('hollow:0'), 'data')).toBeNull();
+    await adapter.stopTaking('render');
+    // A plain add takes either id for a job already held, and queues nothing.
+    await adapter.addMany('render', [pages('hollow', 0), pages('failed', 0)]);
+    expect(await adapter.counts('render')).toMatchObject({ waiting: 0, failed: 2 });
+
+    await adapter.add('render', pages('waiting', 0));
+    await adapter.restore('render', [pages('hollow', 0), pages('failed', 0), pages('waiting', 0)]);
+    expect(await adapter.counts('render')).toMatchObject({ waiting: 3, failed: 0 });
+    const waiting = await queues.bull.render.getWaiting();
+    expect(waiting.map((job) => [job.id, job.name, job.data.jobId]).sort()).toEqual([
+      ['failed:0', 'pages', 'failed'],
+      ['hollow:0', 'pages', 'hollow'],
+      ['waiting:0', 'pages', 'waiting'],
+    ]);
+  });
+
   it("keeps the wait list where the deployment's autoscaler reads its length", async () => {
     const { adapter, redisPrefix } = queues;
     await adapter.addMany('render', [pages('c', 0), pages('c', 10), pages('c', 20)]);
@@ -104,20 +134,23 @@ describe('QueueAdapter (Bull on the real Redis)', () => {
     await adapter.onEnded('render', {
       completed: (id, result) => ends.push([id, result()]),
       failed: (id, error) => ends.push([id, error.message]),
+      stalled: (id) => ends.push([id, 'stalled']),
     });
     expect(adapter.endListeners('render')).toBe(1);
     const ran: string[] = [];
-    adapter.consume('render', 2, async (name, data) => {
+    adapter.consume('render', 2, async (name, data, job) => {
       ran.push(name);
       if (name === 'pages') throw new Error(`no pages for ${(data as { jobId: string }).jobId}`);
-      return { url: (data as { url: string }).url };
+      // Tries are counted with the job: a second count goes on from the first.
+      await job.countTry();
+      return { url: (data as { url: string }).url, tries: await job.countTry() };
     });
     await adapter.add('render', sync);
     await adapter.add('render', pages('f', 0, { options: { ...jobOptions('pages'), attempts: 1 } }));
     await until(async () => ends.length === 2);
     expect(ends).toEqual(
       expect.arrayContaining([
-        ['sync-1', { url: 'http://x.test/' }],
+        ['sync-1', { url: 'http://x.test/', tries: 2 }],
         ['f:0', 'no pages for f'],
       ]),
     );

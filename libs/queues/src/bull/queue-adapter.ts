@@ -21,7 +21,21 @@ export interface WaitingJob {
 export interface EndListener {
   completed(id: string, result: () => unknown): void;
   failed(id: string, error: Error): void;
+  /** The job's worker was lost (died, or its loop stalled past the lock): it waits for another. */
+  stalled(id: string): void;
 }
+
+/** A job failed because its workers were lost more often than the queues allow. */
+export class StalledOutError extends Error {}
+
+/** A running job as its handler sees it. */
+export interface RunningJob {
+  /** Counts one more try of the job's work (kept with the job, across workers) and returns the count. */
+  countTry(): Promise<number>;
+}
+
+/** Bull's failed reason (and published value) for a job that stalled past maxStalledCount. */
+const STALLED_OUT = /stalled more than/;
 
 export type JobCounts = Record<'waiting' | 'active' | 'delayed' | 'failed', number>;
 
@@ -34,6 +48,23 @@ const NEXT_WAITING = `
 local id = redis.call('LINDEX', KEYS[1], -1)
 if not id then return nil end
 return redis.call('HMGET', ARGV[1] .. id, 'name', 'data')
+`;
+
+// Of the ids given (ARGV[2..]), those whose job has ended (kept in the failed or completed set), or
+// whose hash holds no data: what Bull leaves when a job's hash vanishes under its worker (Redis
+// flushed or restarted): it writes the failure's fields into a fresh hash, and its add script then
+// takes the id for a job it already holds. KEYS: failed, completed. ARGV[1]: the queue's key prefix.
+const ENDED_OR_HOLLOW = `
+local found = {}
+for i = 2, #ARGV do
+  local id = ARGV[i]
+  local key = ARGV[1] .. id
+  if redis.call('EXISTS', key) == 1 and (redis.call('HEXISTS', key, 'data') == 0
+      or redis.call('ZSCORE', KEYS[1], id) or redis.call('ZSCORE', KEYS[2], id)) then
+    found[#found + 1] = id
+  end
+end
+return found
 `;
 
 /**
@@ -62,6 +93,25 @@ export class QueueAdapter {
     await this.queues[queue].addBulk(
       jobs.map(({ name, data, id, options }) => ({ name, data, opts: { ...options, jobId: id } })),
     );
+  }
+
+  /**
+   * Adds jobs to give back work that Redis lost: as addMany, but a job of the same id that has
+   * ended, or whose hash Redis lost under its worker, is removed first (either would take the id).
+   * One waiting, delayed or running is left as it is, so nothing runs twice.
+   */
+  async restore(queue: QueueName, jobs: NewJob[]): Promise<void> {
+    const q = this.queues[queue];
+    const stale = (await q.client.eval(
+      ENDED_OR_HOLLOW,
+      2,
+      q.toKey('failed'),
+      q.toKey('completed'),
+      q.toKey(''),
+      ...jobs.map((job) => job.id),
+    )) as string[];
+    for (const id of stale) await (await q.getJob(id))?.remove();
+    await this.addMany(queue, jobs);
   }
 
   /**
@@ -107,9 +157,15 @@ export class QueueAdapter {
   consume(
     queue: QueueName,
     concurrency: number,
-    run: (name: string, data: unknown) => Promise<unknown>,
+    run: (name: string, data: unknown, job: RunningJob) => Promise<unknown>,
   ): void {
-    void this.queues[queue].process('*', concurrency, (job: Job) => run(job.name, job.data));
+    const q = this.queues[queue];
+    void q.process('*', concurrency, (job: Job) =>
+      run(job.name, job.data, {
+        // A field of the job's own hash: it goes when the job does.
+        countTry: () => q.client.hincrby(q.toKey(String(job.id)), 'tries', 1),
+      }),
+    );
   }
 
   /**
@@ -142,8 +198,13 @@ export class QueueAdapter {
     q.on('global:completed', (id: string, result: unknown) =>
       listener.completed(String(id), () => (typeof result === 'string' ? JSON.parse(result) : result)),
     );
-    q.on('global:failed', (id: string, reason: string) => listener.failed(String(id), new Error(reason)));
-    await Promise.all([q._registerEvent('global:completed'), q._registerEvent('global:failed')]);
+    q.on('global:failed', (id: string, reason: string) =>
+      listener.failed(String(id), STALLED_OUT.test(reason) ? new StalledOutError(reason) : new Error(reason)),
+    );
+    q.on('global:stalled', (id: string) => listener.stalled(String(id)));
+    await Promise.all(
+      ['global:completed', 'global:failed', 'global:stalled'].map((event) => q._registerEvent(event)),
+    );
   }
 
   /** Listeners this process holds on the queue's job ends (one a queue, however many callers wait). */

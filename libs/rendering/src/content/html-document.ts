@@ -1,10 +1,27 @@
+// First: linkedom must find our EventTarget in the module cache when it loads.
+import './lazy-event-target';
 import { parseHTML } from 'linkedom';
+import { PageFailure } from '../page-errors';
+import './parser-patches';
+
+/**
+ * Most start tags a document may hold, counted before it is parsed: a parsed element costs about
+ * 600 bytes of heap and its conversion time, and past this the page fails with TOO_COMPLEX rather
+ * than take a content thread's whole heap or deadline (docs/api.md, "Limits").
+ */
+export const MAX_ELEMENTS = 200_000;
+
+/**
+ * Deepest element kept as an element; below it the markup is flattened into its text, kept. The
+ * same depth at which Chromium's parser stops nesting, so both engines see the same shape, and
+ * every walk over the tree (ours, Readability's) stays far from the stack's limit.
+ */
+export const MAX_DEPTH = 512;
 
 /** Elements whose text is never page content: code, styling, fallbacks, embedded documents. */
 const NON_CONTENT = [
   'script',
   'style',
-  'noscript',
   'template',
   'iframe',
   'frame',
@@ -17,9 +34,10 @@ const NON_CONTENT = [
   'meta',
   'base',
   'dialog:not([open])',
-  // Not aria-hidden: modal dialogs set it on the whole page behind them.
-  '[hidden]',
 ].join(',');
+
+/** Controls whose collapsed panels are read, 16 panels each at most; the rest stay hidden. */
+const MAX_DISCLOSURE_CONTROLS = 1000;
 
 /** Attributes holding one URL, by selector. */
 const URL_ATTRIBUTES: [string, string][] = [
@@ -38,8 +56,89 @@ const URL_ATTRIBUTES: [string, string][] = [
 /** Where lazy-loading scripts keep an image's real address until it scrolls into view. */
 const LAZY_SRC = ['data-src', 'data-lazy-src', 'data-original', 'data-url'];
 
+/** Elements that end a line when flattened text is read (the rest run on). */
+const LINE_BREAKING = new Set(
+  'ADDRESS ARTICLE ASIDE BLOCKQUOTE BR DD DIV DL DT FIELDSET FIGCAPTION FIGURE FOOTER FORM H1 H2 H3 H4 H5 H6 HEADER HR LI MAIN NAV OL P PRE SECTION TABLE TD TH TR UL'.split(
+    ' ',
+  ),
+);
+const NOT_TEXT = new Set([
+  'SCRIPT',
+  'STYLE',
+  'NOSCRIPT',
+  'TEMPLATE',
+  'SVG',
+  'svg',
+  'CANVAS',
+  'IFRAME',
+  'OBJECT',
+]);
+
+/** How many start tags (`<` and a letter) the markup holds: an upper bound of its elements. */
+export function countStartTags(html: string): number {
+  let count = 0;
+  for (let at = html.indexOf('<'); at !== -1; at = html.indexOf('<', at + 1)) {
+    const next = html.charCodeAt(at + 1) | 0x20;
+    if (next >= 0x61 && next <= 0x7a) count++;
+  }
+  return count;
+}
+
+/** The text under `element`, a line per block, read without recursion. */
+function flatText(element: Element): string {
+  const parts: string[] = [];
+  // One line break between blocks, however many end or start there.
+  const lineBreak = () => parts.length && parts[parts.length - 1] !== '\n' && parts.push('\n');
+  const stack: (Node | string)[] = [element];
+  while (stack.length) {
+    const item = stack.pop()!;
+    if (typeof item === 'string') {
+      lineBreak();
+    } else if (item.nodeType === 3) {
+      parts.push((item as Text).data);
+    } else if (item.nodeType === 1 && !NOT_TEXT.has(item.nodeName)) {
+      const breaks = item !== element && LINE_BREAKING.has(item.nodeName);
+      if (breaks) stack.push('\n');
+      const children: Node[] = [];
+      for (let child = item.firstChild; child; child = child.nextSibling) children.push(child);
+      for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
+      if (breaks) lineBreak();
+    }
+  }
+  return parts.join('');
+}
+
+/** Replaces what lies deeper than `maxDepth` by its text, in the element at that depth. */
+export function flattenDeeperThan(document: Document, maxDepth: number): void {
+  const stack: [Element, number][] = [];
+  if (document.documentElement) stack.push([document.documentElement, 1]);
+  while (stack.length) {
+    const [element, depth] = stack.pop()!;
+    if (depth === maxDepth) {
+      if (element.firstElementChild) element.textContent = flatText(element);
+      continue;
+    }
+    for (let child = element.firstElementChild; child; child = child.nextElementSibling) {
+      stack.push([child, depth + 1]);
+    }
+  }
+}
+
+/**
+ * The parsed document, bounded: a page with more than MAX_ELEMENTS start tags fails TOO_COMPLEX
+ * before it is parsed, and markup nested deeper than MAX_DEPTH is flattened into its text.
+ */
 export function parseDocument(html: string): Document {
-  return parseHTML(html).document;
+  const tags = countStartTags(html);
+  if (tags > MAX_ELEMENTS) {
+    throw new PageFailure(
+      'TOO_COMPLEX',
+      `the document has ${tags} tags, more than the ${MAX_ELEMENTS} allowed`,
+    );
+  }
+  const { document } = parseHTML(html);
+  flattenDeeperThan(document, MAX_DEPTH);
+  return document;
 }
 
 /** The URL relative references resolve against: the document's <base href>, else the page's URL. */
@@ -57,9 +156,15 @@ export function absoluteUrl(ref: string, base: string): string | undefined {
   }
 }
 
+/**
+ * Most srcset candidates kept: real ones list a few widths or densities, and resolving each
+ * candidate's URL costs microseconds (a 5 MB srcset took seconds).
+ */
+const MAX_SRCSET_CANDIDATES = 100;
+
 function absoluteSrcset(srcset: string, base: string): string {
   return srcset
-    .split(',')
+    .split(',', MAX_SRCSET_CANDIDATES)
     .map((candidate) => {
       const [url, ...descriptor] = candidate.trim().split(/\s+/);
       return url ? [absoluteUrl(url, base) ?? url, ...descriptor].join(' ') : '';
@@ -91,23 +196,100 @@ export function absolutizeUrls(root: ParentNode, base: string): void {
   }
 }
 
-/** Removes scripts, styles, fallbacks, embeds, hidden elements and comments. */
-export function removeNonContent(document: Document): void {
-  for (const element of document.querySelectorAll(NON_CONTENT)) element.remove();
-  for (const element of document.querySelectorAll('[style]')) {
-    const style = (element.getAttribute('style') ?? '').replace(/\s+/g, '').toLowerCase();
-    if (style.includes('display:none') || style.includes('visibility:hidden')) element.remove();
+/**
+ * Most characters a page may show outside its <noscript> elements for their content to count as
+ * the page's: a server that renders its content only for clients without scripts (a forum's
+ * crawler view) leaves the scripted page empty but for a few words.
+ */
+const MAX_TEXT_BESIDE_NOSCRIPT = 200;
+/** Fewer characters inside them are a notice ("Please enable JavaScript"), not content. */
+const MIN_TEXT_IN_NOSCRIPT = 200;
+
+const textChars = (node: Node) => (node.textContent ?? '').replace(/\s+/g, '').length;
+
+/** Unwraps the <noscript> elements when they hold the page's text, else removes them. */
+function resolveNoscript(document: Document): void {
+  const root = document.body ?? document.documentElement;
+  if (!root?.querySelector('noscript')) return;
+  // The outermost ones, in one walk that does not look inside them.
+  const outermost: Element[] = [];
+  const stack: Element[] = [root];
+  while (stack.length) {
+    const element = stack.pop()!;
+    if (element.tagName === 'NOSCRIPT') outermost.push(element);
+    else
+      for (let child = element.firstElementChild; child; child = child.nextElementSibling) stack.push(child);
   }
-  // From the root element: linkedom gives a doctype no nextSibling, which would end the walk there.
-  removeComments(document.documentElement);
+  const inside = outermost.reduce((sum, element) => sum + textChars(element), 0);
+  const beside = textChars(root) - inside;
+  if (beside >= MAX_TEXT_BESIDE_NOSCRIPT || inside <= beside || inside < MIN_TEXT_IN_NOSCRIPT) {
+    for (const element of outermost) element.remove();
+    return;
+  }
+  for (const element of root.querySelectorAll('noscript')) {
+    while (element.firstChild) element.before(element.firstChild);
+    element.remove();
+  }
 }
 
-function removeComments(node: Node): void {
-  for (let child = node.firstChild; child;) {
-    const next = child.nextSibling;
-    if (child.nodeType === 8) child.remove();
-    else if (child.nodeType === 1) removeComments(child);
-    child = next;
+/**
+ * Tab panels and accordion sections: hidden until a click, yet what the page says (a product's
+ * specifications, a service's answers), as a reader who clicks sees them. A panel is a
+ * `role=tabpanel`, or what a tab or an expandable control names in `aria-controls`; not a
+ * navigation (a collapsed menu repeats the page's links).
+ */
+function disclosurePanels(document: Document): Set<Element> {
+  const panels = new Set<Element>(document.querySelectorAll('[role="tabpanel"]'));
+  const controls = [
+    ...document.querySelectorAll('[aria-controls][role="tab"], [aria-controls][aria-expanded]'),
+  ];
+  if (controls.length) {
+    const ids = new Set(
+      controls
+        .slice(0, MAX_DISCLOSURE_CONTROLS)
+        .flatMap((c) => c.getAttribute('aria-controls')!.split(/\s+/, 16)),
+    );
+    for (const element of document.querySelectorAll('[id]')) if (ids.has(element.id)) panels.add(element);
+  }
+  for (const panel of panels) if (panel.closest('nav, [role="navigation"]')) panels.delete(panel);
+  return panels;
+}
+
+/** Removes scripts, styles, fallbacks (but those that hold the page's text), embeds, hidden elements and comments. */
+export function removeNonContent(document: Document): void {
+  for (const element of document.querySelectorAll(NON_CONTENT)) element.remove();
+  resolveNoscript(document);
+  const panels = disclosurePanels(document);
+  // Not aria-hidden: modal dialogs set it on the whole page behind them.
+  for (const element of document.querySelectorAll('[hidden], [style]')) {
+    if (panels.has(element)) {
+      // Shown, as to the reader who clicked: the main-content pick skips what is hidden.
+      element.removeAttribute('hidden');
+      element.removeAttribute('style');
+      continue;
+    }
+    const style = (element.getAttribute('style') ?? '').replace(/\s+/g, '').toLowerCase();
+    if (
+      element.hasAttribute('hidden') ||
+      style.includes('display:none') ||
+      style.includes('visibility:hidden')
+    )
+      element.remove();
+  }
+  // From the root element: linkedom gives a doctype no nextSibling, which would end the walk there.
+  if (document.documentElement) removeComments(document.documentElement);
+}
+
+function removeComments(root: Node): void {
+  const stack: Node[] = [root];
+  while (stack.length) {
+    const node = stack.pop()!;
+    for (let child = node.firstChild; child;) {
+      const next = child.nextSibling;
+      if (child.nodeType === 8) child.remove();
+      else if (child.nodeType === 1) stack.push(child);
+      child = next;
+    }
   }
 }
 
@@ -132,13 +314,15 @@ export function applyTagFilters(document: Document, include: string[] = [], excl
   if (include.length === 0) return body;
   const matched = new Set(include.flatMap((selector) => selectAll(body, selector)));
   const container = document.createElement('div');
-  for (const element of body.querySelectorAll('*')) {
-    if (!matched.has(element)) continue;
-    let outermost = true;
-    for (let parent = element.parentElement; parent && outermost; parent = parent.parentElement) {
-      if (matched.has(parent)) outermost = false;
-    }
-    if (outermost) container.append(element.cloneNode(true));
+  // In document order, not looking inside a match: what is found is outermost.
+  const stack: Element[] = [];
+  for (let child = body.lastElementChild; child; child = child.previousElementSibling) stack.push(child);
+  while (stack.length) {
+    const element = stack.pop()!;
+    if (matched.has(element)) container.append(element.cloneNode(true));
+    else
+      for (let child = element.lastElementChild; child; child = child.previousElementSibling)
+        stack.push(child);
   }
   return container;
 }

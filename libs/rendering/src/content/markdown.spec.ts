@@ -92,6 +92,64 @@ describe('elementToMarkdown', () => {
   });
 });
 
+describe('elementToMarkdown: structure', () => {
+  it('keeps headings by level, blockquotes and their nesting', () => {
+    expect(
+      markdownOf(
+        '<h2>Part</h2><h3>Sub</h3><blockquote><p>Said</p><blockquote>Inner</blockquote></blockquote>',
+      ),
+    ).toBe('## Part\n\n### Sub\n\n> Said\n>\n> > Inner');
+  });
+
+  it('keeps images with their alt text, an image with only a srcset by its first candidate', () => {
+    expect(markdownOf('<p><img src="https://x.test/a.jpg" alt="A hive"></p>')).toBe(
+      '![A hive](https://x.test/a.jpg)',
+    );
+    expect(markdownOf('<img srcset="https://x.test/s.jpg 1x, https://x.test/l.jpg 2x" alt="S">')).toBe(
+      '![S](https://x.test/s.jpg)',
+    );
+  });
+
+  it.each([
+    ['width and height of 1', '<img src="https://x.test/a.gif" width="1" height="1" alt="">'],
+    ['a 0px style', '<img src="https://x.test/a.gif" style="width: 0px; height:0">'],
+    ['a pixel endpoint', '<img src="https://stats.test/pixel?id=7&amp;ev=view">'],
+    ['a collector endpoint', '<img src="https://x.test/g/collect?v=1&amp;t=pageview">'],
+    ['a beacon script', '<img src="https://x.test/beacon.php?u=1">'],
+    ['a spacer image', '<img src="https://x.test/img/spacer.gif" alt="">'],
+    ['a 1x1 image', '<img src="https://x.test/t/1x1.png">'],
+  ])('drops a tracking pixel: %s (and the link it leaves empty)', (_, img) => {
+    expect(markdownOf(`<p>Before <a href="https://x.test/c">${img}</a>after</p>`)).toBe('Before after');
+  });
+
+  it('keeps real images whose address mentions pixels or tracks', () => {
+    const md = markdownOf(
+      '<img src="https://x.test/pixel/pixel-8-pro.jpg" alt="Phone"><img src="https://x.test/track/12/cover.jpg" alt="Cover" width="300">',
+    );
+    expect(md).toBe(
+      '![Phone](https://x.test/pixel/pixel-8-pro.jpg)![Cover](https://x.test/track/12/cover.jpg)',
+    );
+  });
+
+  it('unwraps a layout table that holds headings, forms or code, keeping its content in order', () => {
+    const md = markdownOf(
+      '<table><tr><td><h2>News</h2><p>Story one</p></td><td>Menu</td></tr><tr><td>Foot</td><td>er</td></tr></table>',
+    );
+    expect(md).toBe('## News\n\nStory one\n\nMenu\n\nFoot\n\ner');
+    expect(
+      markdownOf('<table role="none"><tr><td>a</td><td>b</td></tr><tr><td>c</td><td>d</td></tr></table>'),
+    ).toBe('a\n\nb\n\nc\n\nd');
+  });
+
+  it('keeps a data table with links and emphasis in its cells', () => {
+    expect(
+      markdownOf(
+        '<table><tr><th>Tool</th><th>Note</th></tr><tr><td><a href="https://x.test/t">Smoker</a></td><td><em>hot</em></td></tr></table>',
+      ),
+    ).toBe('| Tool | Note |\n| --- | --- |\n| [Smoker](https://x.test/t) | *hot* |');
+  });
+});
+
 describe('titleHeading', () => {
   it('escapes markdown in the title and collapses whitespace', () => {
     expect(titleHeading('  *Bees*   & [honey]  ')).toBe('# \\*Bees\\* & \\[honey\\]');

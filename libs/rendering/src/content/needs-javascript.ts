@@ -11,6 +11,8 @@ const APP_ROOTS = [
   '[ng-app]',
 ];
 
+const APP_ROOT_ANY = APP_ROOTS.join(', ');
+
 /** Below this much visible text, a page with scripts is assumed to build its content itself. */
 export const MIN_STATIC_TEXT = 250;
 
@@ -43,7 +45,8 @@ export function needsJavaScript(document: Document): JavaScriptVerdict {
   if (document.querySelector('meta[http-equiv="refresh" i]')) return { needed: true, reason: 'meta refresh' };
   const hasScripts = document.querySelector('script') !== null;
   const text = body ? visibleTextLength(body) : 0;
-  if (hasScripts) {
+  // One walk tells whether there is any app root (most pages have none); only then one per kind.
+  if (hasScripts && document.querySelector(APP_ROOT_ANY)) {
     for (const selector of APP_ROOTS) {
       const root = document.querySelector(selector);
       if (root && root.children.length === 0 && !root.textContent?.trim()) {

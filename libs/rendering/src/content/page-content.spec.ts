@@ -37,6 +37,8 @@ const PAGE = `<!doctype html>
 </body>
 </html>`;
 
+const OPTIONS_LINKS: ContentOptions = { formats: ['links'], only_main_content: true };
+
 const build = (options: Partial<ContentOptions> & { formats?: OutputFormat[] } = {}, body = PAGE) =>
   buildContent({
     body,
@@ -50,9 +52,33 @@ describe('buildContent', () => {
     expect(build().metadata).toEqual({
       title: 'Story title',
       description: 'What the story is about',
+      author: null,
+      published_at: null,
       language: 'de',
       canonical_url: 'https://news.test/canonical/story',
+      site_name: null,
     });
+  });
+
+  it.each([
+    ['the same title', '<title>Story title</title>', '<h1>Story title</h1>'],
+    [
+      'the title less the site name',
+      '<title>Story title | News Site</title>',
+      '<p>May 3</p><h2>Story title</h2>',
+    ],
+    ['the site name first', '<title>News Site - Story title</title>', '<h1>Story   TITLE</h1>'],
+  ])('gives the title heading once when the content starts with %s', (_, head, start) => {
+    const body = `<html><head>${head}</head><body><article>${start}${ARTICLE}</article></body></html>`;
+    const { markdown } = build({}, body);
+    expect(markdown!.match(/^#+ .*story title/gim)).toHaveLength(1);
+    expect(markdown!.startsWith(`# ${head.replace(/<\/?title>/g, '')}\n\n`)).toBe(true);
+    expect(markdown).toContain('Paragraph 5 of the story');
+  });
+
+  it('keeps a heading that only shares words with the title', () => {
+    const body = `<html><head><title>Story title</title></head><body><article><h2>Story title, part two</h2>${ARTICLE}</article></body></html>`;
+    expect(build({}, body).markdown).toContain('## Story title, part two');
   });
 
   it('returns only the formats asked for', () => {
@@ -88,6 +114,27 @@ describe('buildContent', () => {
     }
   });
 
+  it('reads collapsed tab panels and accordion sections, not a collapsed menu or other hidden elements', () => {
+    const body = `<html><body><main><article><h1>Kettle</h1>${ARTICLE}
+      <div role="tablist"><button role="tab" aria-controls="specs" aria-selected="false">Specs</button></div>
+      <div id="specs" hidden><p>tabPanelText: 1.7 litres, 2200 W</p></div>
+      <button aria-expanded="false" aria-controls="faq-1 faq-2">Questions</button>
+      <div id="faq-1" style="display: none"><p>accordionText one</p></div>
+      <div id="faq-2" hidden><p>accordionText two</p></div>
+      <section role="tabpanel" hidden><p>roleTabpanelText</p></section>
+      <div hidden>hiddenText</div>
+    </article></main>
+    <nav><button aria-expanded="false" aria-controls="menu">Menu</button><ul id="menu" hidden><li>menuText</li></ul></nav>
+    </body></html>`;
+    for (const only_main_content of [true, false]) {
+      const { markdown } = build({ only_main_content }, body);
+      for (const kept of ['tabPanelText', 'accordionText one', 'accordionText two', 'roleTabpanelText'])
+        expect(markdown).toContain(kept);
+      expect(markdown).not.toContain('hiddenText');
+      expect(markdown).not.toContain('menuText');
+    }
+  });
+
   it('keeps the whole body without only_main_content, still without scripts', () => {
     const { markdown } = build({ only_main_content: false });
     expect(markdown!.startsWith('# Story title\n\n[Home](https://news.test/)')).toBe(true);
@@ -103,6 +150,18 @@ describe('buildContent', () => {
       'https://news.test/section/other.html',
       'https://news.test/section/story.html',
     ]);
+  });
+
+  it('takes the first maxLinks links, in document order', () => {
+    const page = `<body>${Array.from({ length: 10 }, (_, i) => `<a href="/l/${i}">${i}</a>`).join('')}</body>`;
+    const { links } = buildContent({
+      body: page,
+      kind: 'html',
+      url: URL,
+      maxLinks: 3,
+      options: OPTIONS_LINKS,
+    });
+    expect(links).toEqual(['https://news.test/l/0', 'https://news.test/l/1', 'https://news.test/l/2']);
   });
 
   it('resolves against <base href> when the page has one', () => {
@@ -127,6 +186,18 @@ describe('buildContent', () => {
     const page =
       '<html><head><title>T</title></head><body><nav>navText</nav><main><p>Short main text.</p></main></body></html>';
     expect(build({}, page).markdown).toBe('# T\n\nShort main text.');
+  });
+
+  it('keeps the <noscript> text of a page that shows nothing else (a crawler view), and only then', () => {
+    const posts = `<noscript><div id="posts">${ARTICLE}</div></noscript>`;
+    const scripted = build({ formats: ['text'] }, `<html><body><div id="app"></div>${posts}</body></html>`);
+    expect(scripted.text).toContain('Paragraph 5 of the story');
+    const shown = build(
+      { formats: ['text'] },
+      `<html><body><main>${ARTICLE}</main><noscript>noscriptText</noscript></body></html>`,
+    );
+    expect(shown.text).toContain('Paragraph 5 of the story');
+    expect(shown.text).not.toContain('noscriptText');
   });
 
   it('gives text a line per block and a blank line between paragraphs', () => {

@@ -1,8 +1,8 @@
-import type { PageMetadata, PageResult, ScrapeOptions } from '@app/queue-contracts';
+import { extractMainContent, jsonLdNodes, readPageProfile } from '@app/extract';
+import { NO_METADATA, type PageMetadata, type PageResult, type ScrapeOptions } from '@app/queue-contracts';
 import type { ContentKind } from './content-kind';
 import { absolutizeUrls, applyTagFilters, baseUrlOf, parseDocument, removeNonContent } from './html-document';
 import { extractLinks } from './links';
-import { mainContent } from './main-content';
 import { elementToMarkdown, titleHeading } from './markdown';
 import { extractMetadata } from './metadata';
 import { elementToText } from './plain-text';
@@ -21,25 +21,53 @@ export interface ContentInput {
   options: ContentOptions;
   /** `body` already parsed (render: auto parses it to decide); it is modified here. */
   document?: Document;
+  /** LINKS_MAX_PER_PAGE: links past it are not taken. */
+  maxLinks?: number;
 }
 
 export type PageContent = Pick<PageResult, 'markdown' | 'html' | 'raw_html' | 'text' | 'links'> & {
   metadata: Omit<PageMetadata, 'engine'>;
 };
 
-const NO_METADATA = { title: null, description: null, language: null, canonical_url: null };
-
 function fenced(code: string, language: string): string {
-  const longest = Math.max(2, ...(code.match(/`+/g) ?? []).map((run) => run.length));
+  const longest = (code.match(/`+/g) ?? []).reduce((most, run) => Math.max(most, run.length), 2);
   const fence = '`'.repeat(longest + 1);
   return `${fence}${language}\n${code.replace(/\n$/, '')}\n${fence}`;
 }
 
-/** The markdown of a page starts with its title as a level-1 heading, with or without `only_main_content`. */
+/** Between a page's headline and its site's name in a <title>: "Story | Site", "Site - Story". */
+const TITLE_SEPARATORS = [' | ', ' - ', ' – ', ' — ', ' :: ', ' · ', ' » ', ': '];
+
+/** Markdown escapes dropped, whitespace collapsed, lower case: titles compared as read. */
+const readAs = (text: string) => text.replace(/\\(.)/g, '$1').replace(/\s+/g, ' ').trim().toLowerCase();
+
+/** Whether a heading's text is the page's title, or the title less the site's name. */
+function isTitle(heading: string, title: string): boolean {
+  const [h, t] = [readAs(heading), readAs(title)];
+  return !!h && (h === t || TITLE_SEPARATORS.some((sep) => t.startsWith(h + sep) || t.endsWith(sep + h)));
+}
+
+/** How many blocks of the content may come before its own title heading (a date, breadcrumbs). */
+const TITLE_SEARCH_BLOCKS = 5;
+
+/**
+ * The markdown of a page starts with its title as a level-1 heading, with or without
+ * `only_main_content`; the content's own heading of that title, near its start, is not repeated.
+ */
 function withTitle(markdown: string, title: string | null): string {
   if (!title) return markdown;
   const heading = titleHeading(title);
-  if (markdown === heading || markdown.startsWith(`${heading}\n`)) return markdown;
+  let start = 0;
+  for (let block = 0; block < TITLE_SEARCH_BLOCKS && start < markdown.length; block++) {
+    const found = markdown.indexOf('\n\n', start);
+    const end = found === -1 ? markdown.length : found;
+    const text = /^#{1,6} ([^\n]+)$/.exec(markdown.slice(start, end))?.[1];
+    if (text !== undefined && isTitle(text, title)) {
+      markdown = (markdown.slice(0, start) + markdown.slice(end + 2)).trim();
+      break;
+    }
+    start = end + 2;
+  }
   return markdown ? `${heading}\n\n${markdown}` : heading;
 }
 
@@ -65,12 +93,20 @@ export function buildContent(input: ContentInput): PageContent {
   const wants = new Set(options.formats);
   const document = input.document ?? parseDocument(body);
   const base = baseUrlOf(document, url);
-  const metadata = extractMetadata(document, base);
+  // Read once, before the cleanup removes the scripts: for the metadata and the page's kind.
+  const jsonLd = jsonLdNodes(document);
+  const metadata = extractMetadata(document, base, jsonLd);
   absolutizeUrls(document, base);
-  const links = wants.has('links') ? extractLinks(document) : undefined;
+  const links = wants.has('links') ? extractLinks(document, input.maxLinks) : undefined;
+  // The content root (main content: the costly part) is only for html, text and markdown.
+  if (!wants.has('html') && !wants.has('text') && !wants.has('markdown'))
+    return { ...(wants.has('raw_html') ? { raw_html: body } : {}), ...(links ? { links } : {}), metadata };
+  const mainOnly = options.only_main_content && !options.include_tags?.length;
+  // What the page says it is, from the scripts and meta tags the cleanup removes.
+  const kind = mainOnly ? readPageProfile(document, jsonLd) : undefined;
   removeNonContent(document);
   let root = applyTagFilters(document, options.include_tags, options.exclude_tags);
-  if (options.only_main_content && !options.include_tags?.length) root = mainContent(document);
+  if (mainOnly) root = extractMainContent(document, kind, jsonLd);
   const html = wants.has('html') ? root.innerHTML.trim() : undefined;
   const text = wants.has('text') ? elementToText(root) : undefined;
   // Last: the conversion reshapes the element.

@@ -6,6 +6,15 @@ const LINES = new Set(
 );
 const PARAGRAPHS = new Set('BLOCKQUOTE H1 H2 H3 H4 H5 H6 OL P PRE TABLE UL'.split(' '));
 
+/** `line` without the spaces and tabs it ends with (a loop: /[ \t]+$/ backtracks over long runs). */
+export function trimLineEnd(line: string): string {
+  let end = line.length;
+  while (end > 0 && (line.charCodeAt(end - 1) === 32 || line.charCodeAt(end - 1) === 9)) end--;
+  return end < line.length ? line.slice(0, end) : line;
+}
+
+const endsWithSpace = (text: string) => text.length > 0 && /\s/.test(text[text.length - 1]);
+
 /**
  * The readable text of an element: whitespace collapsed as a browser shows it, a line per block,
  * a blank line between paragraphs, cells separated by a tab, preformatted text kept as it is.
@@ -15,7 +24,7 @@ export function elementToText(root: Element): string {
   const parts: string[] = [];
   const trimTrailingBlanks = () => {
     while (parts.length) {
-      const trimmed = parts[parts.length - 1].replace(/[ \t]+$/, '');
+      const trimmed = trimLineEnd(parts[parts.length - 1]);
       if (trimmed) return void (parts[parts.length - 1] = trimmed);
       parts.pop();
     }
@@ -23,7 +32,8 @@ export function elementToText(root: Element): string {
   const trailingNewlines = () => {
     let count = 0;
     for (let i = parts.length - 1; i >= 0; i--) {
-      const run = /\n*$/.exec(parts[i])![0].length;
+      let run = 0;
+      while (run < parts[i].length && parts[i].charCodeAt(parts[i].length - 1 - run) === 10) run++;
       count += run;
       if (run < parts[i].length) break;
     }
@@ -42,7 +52,7 @@ export function elementToText(root: Element): string {
           continue;
         }
         const text = raw.replace(/\s+/g, ' ');
-        const atLineStart = !parts.length || /\s$/.test(parts[parts.length - 1]);
+        const atLineStart = !parts.length || endsWithSpace(parts[parts.length - 1]);
         parts.push(atLineStart ? text.replace(/^ /, '') : text);
         continue;
       }

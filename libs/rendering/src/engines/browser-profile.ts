@@ -68,14 +68,3 @@ export function userAgentOverride(profile: BrowserProfile) {
     },
   };
 }
-
-/** Header names in lower case, so that the caller's `custom` headers replace defaults of any spelling. */
-export function mergeHeaders(
-  defaults: Record<string, string>,
-  custom: Record<string, string> = {},
-): Record<string, string> {
-  const merged: Record<string, string> = {};
-  for (const [name, value] of [...Object.entries(defaults), ...Object.entries(custom)])
-    merged[name.toLowerCase()] = value;
-  return merged;
-}

@@ -1,4 +1,5 @@
-import { MAX_HTML_BYTES, type BrowserEngine } from '@app/queue-contracts';
+import type { EgressProxy, UpstreamProxy } from '@app/net-guard';
+import { MAX_HTML_BYTES, type ActionLimits, type BrowserEngine } from '@app/queue-contracts';
 import { contentKind, unsupportedReason } from '../content/content-kind';
 import { DeadlineError, remaining, sleep, withDeadline } from '../deadline';
 import type { PoolLimits } from '../pool-config';
@@ -12,8 +13,10 @@ import {
   type PageError,
 } from '../page-errors';
 import type { RefusalLog } from '../refusal-log';
+import type { BrowserMemoryGuard } from './browser-memory';
 import type { Capture, EngineRequest } from './engine';
 import type { PageMonitor } from './page-monitor';
+import { fullPageScreenshot, runActions, waitForSelector } from './page-actions';
 
 /** The main response as the engine's own API reports it. */
 export interface MainResponse {
@@ -26,9 +29,8 @@ export interface MainResponse {
 export interface BrowserTab {
   /** Navigates and resolves at DOMContentLoaded. */
   goto(url: string, timeoutMs: number): Promise<MainResponse | null>;
-  waitForSelector(selector: string, timeoutMs: number): Promise<void>;
-  /** A PNG of the whole page, at most `maxHeight` CSS pixels tall. */
-  screenshot(maxHeight: number): Promise<Buffer>;
+  /** A PNG of the page's top `clip` CSS pixels, beyond the viewport's height. */
+  screenshot(clip: { width: number; height: number }): Promise<Buffer>;
   url(): string;
   /** The page's renderer process crashed. */
   readonly crashed: boolean;
@@ -40,11 +42,15 @@ export interface BrowserTab {
 export interface TabSettings {
   engine: BrowserEngine;
   refusals: RefusalLog;
-  /** Network quiet that counts as settled (RENDER_IDLE_MS). */
+  /** The readiness rule's quiet window (RENDER_IDLE_MS). */
   idleMs: number;
-  /** Longest wait for load and quiet after DOMContentLoaded (RENDER_SETTLE_MAX_MS). */
+  /** Longest wait for the page to be ready after DOMContentLoaded (RENDER_SETTLE_MAX_MS). */
   settleMaxMs: number;
-  /** The page stopped answering; its context should serve no more pages. */
+  actionLimits: ActionLimits;
+  /**
+   * The page stopped answering or outlived its deadline: its tab is to be closed at once (its
+   * browser killed if the tab does not go), and its context should serve no more pages.
+   */
   onHung(): void;
 }
 
@@ -53,10 +59,20 @@ export interface BrowserEngineSettings {
   executablePath: string | undefined;
   /** The egress proxy every request of the browser goes through. */
   proxyUrl: string | undefined;
+  /**
+   * An egress proxy of its own for a page with an upstream proxy (its context is pointed at it):
+   * the same policy and refusal log, the upstream hop ours. Closed after the page.
+   */
+  egressVia(upstream: UpstreamProxy): Promise<EgressProxy>;
+  /** Chromium's sandbox is on (decideSandbox). */
+  sandbox: boolean;
   limits: PoolLimits;
   idleMs: number;
   settleMaxMs: number;
+  actionLimits: ActionLimits;
   refusals: RefusalLog;
+  /** BROWSER_MAX_MEMORY_MB over both engines' browsers. */
+  memory: BrowserMemoryGuard;
 }
 
 export const LAUNCH_MS = 30_000;
@@ -84,13 +100,19 @@ const PROBE_MS = 1000;
 /** Grace after the deadline for reading the DOM and for the screenshot. */
 const SNAPSHOT_MS = 10_000;
 const SCREENSHOT_MS = 15_000;
-/** Taller full-page screenshots exceed Chromium's texture limits and the 5 MB cap anyway. */
-export const MAX_SCREENSHOT_HEIGHT = 16_384;
+/**
+ * How long after the deadline a page still gets to give back what it holds. Past it the page is
+ * given up as TIMEOUT whatever the browser is doing (a renderer busy in layout answers no CDP call,
+ * not even Runtime.terminateExecution), and its tab is closed.
+ */
+export const READ_GRACE_MS = 3000;
 
 const tooLarge = (): PageError => ({
   code: 'TOO_LARGE',
   message: `the document exceeds ${MAX_HTML_BYTES} bytes`,
 });
+
+const crashError: PageError = { code: 'RENDER_CRASH', message: 'the page crashed the renderer' };
 
 /** Whether the page's main thread runs a trivial script within PROBE_MS. */
 const answers = (monitor: PageMonitor) =>
@@ -118,7 +140,8 @@ async function snapshot(monitor: PageMonitor, settings: TabSettings, ms: number)
   } catch (err) {
     if (!(err instanceof DeadlineError)) throw err;
   }
-  await monitor.terminateScripts();
+  // Raced too: a renderer busy outside JavaScript (layout of an SVG bomb) never answers it.
+  await withDeadline(monitor.terminateScripts(), PROBE_MS, 'stopping scripts').catch(() => undefined);
   // The probe also takes a termination that found no script running, so it cuts no later read.
   if (!(await answers(monitor))) throw hung();
   try {
@@ -151,8 +174,7 @@ async function navigationFailure(
   const doc = monitor.document;
   const failed = { engine: settings.engine, finalUrl: doc?.url ?? null, status: null };
   if (tab.gone()) throw new BrowserGoneError(err);
-  if (tab.crashed)
-    return { ...failed, error: { code: 'RENDER_CRASH', message: 'the page crashed the renderer' } };
+  if (tab.crashed) return { ...failed, error: crashError };
   // Chromium turns a document it will not show (a PDF, an attachment) into an aborted download.
   if (doc && contentKind(doc.headers['content-type'], doc.headers['content-disposition']) === 'unsupported') {
     const reason = unsupportedReason(doc.headers['content-type'], doc.headers['content-disposition']);
@@ -175,16 +197,98 @@ async function navigationFailure(
 }
 
 /**
+ * Waits until the page is ready to be read (docs/decisions.md, "Rendering"). By default the
+ * readiness rule (PageMonitor.waitForReady) with RENDER_IDLE_MS as the quiet window, at most
+ * RENDER_SETTLE_MAX_MS after DOMContentLoaded. `wait_for` replaces it: a selector (found as the
+ * actions find theirs, page-actions.ts), then the DOM
+ * quiet for that window (no network wait), a selector never present being the page's TIMEOUT; or
+ * milliseconds after the load event. Every wait ends at the page's deadline.
+ */
+async function waitUntilReady(
+  tab: BrowserTab,
+  monitor: PageMonitor,
+  { options, deadline }: EngineRequest,
+  settings: TabSettings,
+): Promise<PageError | undefined> {
+  const cap = () => Math.min(deadline, Date.now() + settings.settleMaxMs);
+  const waitFor = options.wait_for;
+  if (typeof waitFor === 'number') {
+    await monitor.waitForLoad(deadline);
+    await sleep(Math.min(waitFor, remaining(deadline)));
+    return undefined;
+  }
+  if (typeof waitFor === 'string') {
+    let found: Awaited<ReturnType<typeof waitForSelector>> | undefined;
+    try {
+      found = await waitForSelector(monitor, waitFor, deadline);
+    } catch (err) {
+      if (tab.gone()) throw new BrowserGoneError(err);
+      // A page that kept navigating away: the readiness rule decides.
+    }
+    if (found === 'found') {
+      await monitor.waitForReady(settings.idleMs, cap(), true);
+      return undefined;
+    }
+    if (found === 'timeout') {
+      const message = `the selector ${JSON.stringify(waitFor)} (wait_for) did not appear within ${options.timeout} ms`;
+      return { code: 'TIMEOUT', message };
+    }
+    // An invalid selector is not waited for: the readiness rule decides.
+  }
+  await monitor.waitForReady(settings.idleMs, cap());
+  return undefined;
+}
+
+/**
  * Loads a page in a browser tab and captures it (the render flow both browser engines share):
  * navigate to DOMContentLoaded; check what came back (refused by the egress proxy, not HTML); wait
- * for wait_for, then for load and network quiet within RENDER_SETTLE_MAX_MS; read the DOM; take
- * the screenshot. Every step has a deadline.
+ * until ready (waitUntilReady); read the DOM; take
+ * the screenshot. Every step has a deadline, and the whole gives up READ_GRACE_MS after the page's
+ * deadline, with what it had read by then. A renderer crash is the page's RENDER_CRASH.
  */
 export async function renderInTab(
   tab: BrowserTab,
   monitor: PageMonitor,
   request: EngineRequest,
   settings: TabSettings,
+): Promise<Capture> {
+  const giveUpAt = request.deadline + READ_GRACE_MS;
+  const read: Partial<Capture> = {};
+  const flow = renderFlow(tab, monitor, request, settings, read, giveUpAt);
+  let timer: NodeJS.Timeout | undefined;
+  const givenUp = new Promise<Capture>((resolve) => {
+    timer = setTimeout(() => {
+      settings.onHung();
+      const message = `the page did not finish within its timeout of ${request.options.timeout} ms`;
+      resolve({
+        engine: settings.engine,
+        finalUrl: monitor.document?.url ?? null,
+        status: monitor.document?.status ?? null,
+        ...read,
+        error: { code: 'TIMEOUT', message },
+      });
+    }, remaining(giveUpAt));
+  });
+  try {
+    return await Promise.race([flow, givenUp]);
+  } catch (err) {
+    if (tab.gone()) throw new BrowserGoneError(err);
+    if (tab.crashed) {
+      return { engine: settings.engine, finalUrl: null, status: null, error: crashError };
+    }
+    throw err;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function renderFlow(
+  tab: BrowserTab,
+  monitor: PageMonitor,
+  request: EngineRequest,
+  settings: TabSettings,
+  read: Partial<Capture>,
+  giveUpAt: number,
 ): Promise<Capture> {
   const { url, options, deadline } = request;
   const engine = settings.engine;
@@ -230,26 +334,13 @@ export async function renderInTab(
     return { engine, finalUrl: doc?.url ?? url, status: doc?.status ?? null, body, kind };
   }
 
-  let error: PageError | undefined;
-  if (typeof options.wait_for === 'string') {
-    try {
-      await tab.waitForSelector(options.wait_for, remaining(deadline));
-    } catch (err) {
-      if (tab.gone()) throw new BrowserGoneError(err);
-      // An invalid selector is not waited for; one that never appears is a timeout.
-      if (tab.isTimeout(err)) {
-        error = {
-          code: 'TIMEOUT',
-          message: `${options.wait_for} did not appear within ${options.timeout} ms`,
-        };
-      }
-    }
+  const error = await waitUntilReady(tab, monitor, request, settings);
+  if (!error && options.actions?.length) {
+    const done = await runActions(tab, monitor, request, settings);
+    read.actions = done.results;
+    if (done.error) return { ...fail(done.error, monitor.document?.status ?? null), actions: done.results };
   }
-  if (!error) {
-    await monitor.waitForSettled(settings.idleMs, Math.min(deadline, Date.now() + settings.settleMaxMs));
-    if (typeof options.wait_for === 'number') await sleep(Math.min(options.wait_for, remaining(deadline)));
-  }
-  if (tab.crashed) return fail({ code: 'RENDER_CRASH', message: 'the page crashed the renderer' });
+  if (tab.crashed) return fail(crashError);
   if (monitor.tooLarge) return fail(tooLarge(), monitor.document?.status ?? null);
   // A script or refresh may have navigated since; judge where the page ended up.
   const moved = checkDocument();
@@ -257,7 +348,7 @@ export async function renderInTab(
 
   let body: string;
   try {
-    body = await snapshot(monitor, settings, SNAPSHOT_MS);
+    body = await snapshot(monitor, settings, Math.min(SNAPSHOT_MS, remaining(giveUpAt)));
   } catch (err) {
     if (tab.gone()) throw new BrowserGoneError(err);
     if (err instanceof PageFailure) return fail(err.toError(), monitor.document?.status ?? null);
@@ -270,13 +361,15 @@ export async function renderInTab(
     body,
     kind: 'html',
     error,
+    actions: read.actions,
   };
   if (Buffer.byteLength(body) > MAX_HTML_BYTES) return { ...capture, body: undefined, error: tooLarge() };
+  Object.assign(read, { finalUrl: capture.finalUrl, status: capture.status, body, kind: 'html' });
   if (options.formats.includes('screenshot')) {
     try {
       capture.screenshot = await withDeadline(
-        tab.screenshot(MAX_SCREENSHOT_HEIGHT),
-        SCREENSHOT_MS,
+        fullPageScreenshot(tab, monitor, options.mobile),
+        Math.min(SCREENSHOT_MS, remaining(giveUpAt)),
         'the screenshot',
       );
     } catch (err) {

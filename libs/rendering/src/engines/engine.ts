@@ -1,6 +1,8 @@
-import type { EngineName, ScrapeOptions } from '@app/queue-contracts';
+import type { UpstreamProxy } from '@app/net-guard';
+import type { ActionResults, EngineName, ScrapeOptions } from '@app/queue-contracts';
 import type { ContentKind } from '../content/content-kind';
 import type { PageError } from '../page-errors';
+import type { SessionJar } from './session-state';
 
 export interface EngineRequest {
   /** Already checked by the URL policy (http or https, no credentials). */
@@ -10,6 +12,10 @@ export interface EngineRequest {
   isolationKey: string;
   /** Epoch ms by which loading and waiting must be over; capturing gets a short grace after it. */
   deadline: number;
+  /** The caller's session (`options.session_id`): restored before the page, replaced by what it left. */
+  session?: SessionJar;
+  /** The upstream proxy the page goes through (credentials in clear: never logged). */
+  proxy?: UpstreamProxy;
 }
 
 /** What an engine brings back from a page, before conversion into formats. */
@@ -22,6 +28,8 @@ export interface Capture {
   body?: string;
   kind?: Exclude<ContentKind, 'unsupported'>;
   screenshot?: Buffer;
+  /** What the page's actions brought back, up to the one that failed. */
+  actions?: ActionResults;
   /** Page-level failures other than the target's status, which the service derives itself. */
   error?: PageError;
 }

@@ -2,15 +2,18 @@ import {
   BlockedAddressError,
   DnsError,
   FetchFailedError,
+  createGuardedAgents,
   guardedFetch,
   type AddressPolicy,
+  type GuardedAgents,
   type HostResolver,
 } from '@app/net-guard';
 import { MAX_HTML_BYTES } from '@app/queue-contracts';
 import { contentKind, unsupportedReason } from '../content/content-kind';
 import { parseDocument } from '../content/html-document';
 import { remaining } from '../deadline';
-import { ACCEPT_LANGUAGE, browserProfile, mergeHeaders } from './browser-profile';
+import { ACCEPT_LANGUAGE, browserProfile } from './browser-profile';
+import { SessionCookieJar } from './cookie-jar';
 import type { Capture, EngineRequest, RenderEngine } from './engine';
 
 /** As many as Chromium follows before ERR_TOO_MANY_REDIRECTS. */
@@ -45,14 +48,19 @@ function decode(body: Buffer, contentType: string | undefined, html: boolean): s
 /**
  * Plain HTTP through net-guard's guarded fetch: every hop (redirects included) connects only to
  * addresses the policy allows. No JavaScript runs, so `render: auto` starts here and moves to a
- * browser only when the page needs one.
+ * browser only when the page needs one. A session is a cookie jar here: its cookies go with each
+ * hop, and what the hops set is kept (its localStorage is left as it was).
  */
 export class HttpEngine implements RenderEngine {
   readonly name = 'http' as const;
+  /** Kept-alive: a site's pages come in runs, and a connect (and TLS handshake) costs more than a request. */
+  private readonly agents: GuardedAgents;
 
-  constructor(private readonly net: { policy: AddressPolicy; resolver?: HostResolver }) {}
+  constructor(private readonly net: { policy: AddressPolicy; resolver?: HostResolver }) {
+    this.agents = createGuardedAgents({ ...net, keepAlive: true });
+  }
 
-  async capture({ url, options, deadline }: EngineRequest): Promise<Capture> {
+  async capture({ url, options, deadline, session, proxy }: EngineRequest): Promise<Capture> {
     const failed = (code: NonNullable<Capture['error']>['code'], message: string): Capture => ({
       engine: this.name,
       finalUrl: null,
@@ -64,21 +72,30 @@ export class HttpEngine implements RenderEngine {
       accept: ACCEPT,
       'accept-language': ACCEPT_LANGUAGE,
     };
+    const jar = session && new SessionCookieJar(session.state.cookies);
     let response;
     try {
       response = await guardedFetch(url, {
         policy: this.net.policy,
         resolver: this.net.resolver,
-        headers: mergeHeaders(defaults, options.headers),
+        agents: this.agents,
+        headers: defaults,
+        // The caller's, to the target's origin only: not to where a redirect leads elsewhere.
+        originHeaders: options.headers,
         timeoutMs: Math.max(1, remaining(deadline)),
         maxBytes: MAX_HTML_BYTES,
         followRedirects: MAX_REDIRECTS,
+        cookies: jar,
+        upstream: proxy,
       });
     } catch (err) {
       if (err instanceof BlockedAddressError) return failed('BLOCKED_ADDRESS', err.message);
       if (err instanceof DnsError) return failed('DNS', err.message);
       if (err instanceof FetchFailedError) return failed(err.pageCode, err.message);
       throw err;
+    } finally {
+      // What the hops that answered set is kept, as a browser keeps it after a failed load.
+      if (session && jar) session.state = { ...session.state, cookies: jar.cookies() };
     }
     const { status, headers, finalUrl } = response;
     const answered = { engine: this.name, finalUrl, status };
@@ -97,5 +114,8 @@ export class HttpEngine implements RenderEngine {
     return { ...answered, body: decode(response.body, contentType, kind === 'html'), kind };
   }
 
-  async close(): Promise<void> {}
+  async close(): Promise<void> {
+    this.agents.http.destroy();
+    this.agents.https.destroy();
+  }
 }

@@ -1,4 +1,8 @@
-import { sleep } from '../deadline';
+import { MAX_HTML_BYTES } from '@app/queue-contracts';
+import { DeadlineError, sleep, withDeadline } from '../deadline';
+import { OriginHeaderInjector, type HeadersForOrigin } from './origin-headers';
+import { PageFailure } from '../page-errors';
+import { readinessExpression, readinessInitScript } from './readiness';
 
 /** The part of a CDP session both Playwright's and Puppeteer's sessions offer. */
 export interface CdpClient {
@@ -20,9 +24,16 @@ const BLOCKED_EXTENSIONS = [
 export const BLOCKED_URL_PATTERNS = BLOCKED_EXTENSIONS.flatMap((ext) => [`*.${ext}`, `*.${ext}?*`]);
 
 const SNAPSHOT_WORLD = '__scraper_snapshot__';
-/** The doctype and the markup, as page.content() of either engine reads them. */
-const SERIALIZE_DOCUMENT = `(document.doctype ? new XMLSerializer().serializeToString(document.doctype) : '') +
-  (document.documentElement ? document.documentElement.outerHTML : '')`;
+/**
+ * The doctype and the markup, as page.content() of either engine reads them; only their length when
+ * that is past `max` (UTF-16 units, never more than the UTF-8 bytes), so a huge DOM is not carried
+ * over CDP into the worker.
+ */
+const serializeDocument = (max: number) => `(() => {
+  const html = (document.doctype ? new XMLSerializer().serializeToString(document.doctype) : '') +
+    (document.documentElement ? document.documentElement.outerHTML : '');
+  return html.length > ${max} ? html.length : html;
+})()`;
 
 /**
  * The HTML of the frame's document, serialized in a world of our own, so that the page's scripts
@@ -30,18 +41,61 @@ const SERIALIZE_DOCUMENT = `(document.doctype ? new XMLSerializer().serializeToS
  * into every new document for it, which cost about 100 ms of renderer CPU a page here
  * (docs/decisions.md, "Rendering").
  */
-export async function readDocumentHtml(cdp: CdpClient, frameId: string): Promise<string> {
+export async function readDocumentHtml(
+  cdp: CdpClient,
+  frameId: string,
+  maxBytes = MAX_HTML_BYTES,
+): Promise<string> {
+  const value = await evaluateIsolated(cdp, frameId, serializeDocument(maxBytes));
+  // Past V8's longest string the markup cannot even be built.
+  if (typeof value === 'number' || value === INVALID_LENGTH) {
+    throw new PageFailure('TOO_LARGE', `the document exceeds ${maxBytes} bytes`);
+  }
+  if (typeof value !== 'string') throw new Error('the document could not be read: no markup');
+  return value;
+}
+
+const INVALID_LENGTH = Symbol('invalid string length');
+
+/** Evaluates `expression` in our own world of the frame, out of reach of the page's scripts. */
+async function evaluateIsolated(cdp: CdpClient, frameId: string, expression: string): Promise<unknown> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await evaluateOnce(cdp, frameId, expression);
+    } catch (err) {
+      // The document went (a script or refresh navigated) between making our world and using it.
+      if (!DOCUMENT_GONE.test(String((err as Error)?.message))) throw err;
+      if (attempt === NAVIGATING_TRIES) {
+        throw new PageFailure('TIMEOUT', 'the page kept navigating away: its document could not be read');
+      }
+    }
+  }
+}
+
+const DOCUMENT_GONE =
+  /Cannot find context with specified id|Execution context was destroyed|No frame for given id/;
+const NAVIGATING_TRIES = 3;
+const POLL_MS = 50;
+
+async function evaluateOnce(cdp: CdpClient, frameId: string, expression: string): Promise<unknown> {
   const { executionContextId } = (await cdp.send('Page.createIsolatedWorld', {
     frameId,
     worldName: SNAPSHOT_WORLD,
   })) as { executionContextId: number };
   const { result, exceptionDetails } = (await cdp.send('Runtime.evaluate', {
-    expression: SERIALIZE_DOCUMENT,
+    expression,
     contextId: executionContextId,
+    // A promise is settled first (page actions wait in our world); any other value is as it is.
+    awaitPromise: true,
     returnByValue: true,
-  })) as { result: { value?: unknown }; exceptionDetails?: { text: string } };
-  if (exceptionDetails || typeof result.value !== 'string') {
-    throw new Error(`the document could not be read: ${exceptionDetails?.text ?? 'no markup'}`);
+  })) as {
+    result: { value?: unknown };
+    exceptionDetails?: { text: string; exception?: { description?: string } };
+  };
+  if (exceptionDetails) {
+    const description = exceptionDetails.exception?.description ?? exceptionDetails.text;
+    if (/Invalid string length/.test(description)) return INVALID_LENGTH;
+    throw new Error(`the document could not be read: ${description.split('\n')[0]}`);
   }
   return result.value;
 }
@@ -77,10 +131,11 @@ export interface DocumentResponse {
 }
 
 /**
- * Watches one tab over its own CDP session, page after page: blocks resource types, counts requests
- * in flight (for "network quiet"), counts the main document's bytes (stopping it past the HTML
- * cap), reads the document and stops runaway scripts. Shared by the Playwright and Puppeteer
- * engines. start() once per tab, then beginPage() before each page.
+ * Watches one tab over its own CDP session, page after page: blocks resource types, installs the
+ * readiness script and counts requests in flight (the readiness rule, waitForReady), counts the
+ * main document's bytes (stopping it past the HTML cap), reads the document and stops runaway
+ * scripts. Shared by the Playwright and Puppeteer engines. start() once per tab, then beginPage()
+ * before each page.
  */
 export class PageMonitor {
   private readonly inflight = new Set<string>();
@@ -102,13 +157,18 @@ export class PageMonitor {
   documentError: string | undefined;
   /** Settles when the document goes past the cap; race navigation against it. */
   tooLargeSignal = this.nextTooLargeSignal();
+  private readonly originHeaders: OriginHeaderInjector;
 
   constructor(
-    private readonly cdp: CdpClient,
+    /** The tab's own session: page actions send their input events over it. */
+    readonly cdp: CdpClient,
     private readonly maxDocumentBytes: number,
-  ) {}
+  ) {
+    this.originHeaders = new OriginHeaderInjector(cdp);
+  }
 
   async start(): Promise<void> {
+    this.originHeaders.listen();
     this.cdp.on('Network.requestWillBeSent', (e: RequestWillBeSent) => {
       this.lastActivity = Date.now();
       if (e.request.url.startsWith('data:') || LONG_LIVED.has(e.type ?? '')) return;
@@ -147,16 +207,20 @@ export class PageMonitor {
       frameTree: { frame: { id: string } };
     };
     this.mainFrameId = frameTree.frame.id;
-    await this.cdp.send('Page.enable');
-    // The engine's own session keeps response bodies; this one needs none.
-    await this.cdp.send('Network.enable', { maxTotalBufferSize: 1, maxResourceBufferSize: 1 });
+    await Promise.all([
+      this.cdp.send('Page.enable'),
+      // The engine's own session keeps response bodies; this one needs none.
+      this.cdp.send('Network.enable', { maxTotalBufferSize: 1, maxResourceBufferSize: 1 }),
+      this.cdp.send('Page.addScriptToEvaluateOnNewDocument', { source: readinessInitScript() }),
+    ]);
   }
 
   /**
-   * Forgets the last page (a reused tab's), and blocks images, media and fonts or lets them load
-   * as this page asks. Requests the last page left in flight end with the navigation.
+   * Forgets the last page (a reused tab's), blocks images, media and fonts or lets them load as
+   * this page asks, and sends the caller's headers to the target's origin only. Requests the last
+   * page left in flight end with the navigation.
    */
-  async beginPage(blockResources: boolean): Promise<void> {
+  async beginPage(blockResources: boolean, headers?: HeadersForOrigin): Promise<void> {
     this.inflight.clear();
     this.documentRequests.clear();
     this.lastActivity = Date.now();
@@ -167,6 +231,7 @@ export class PageMonitor {
     this.document = undefined;
     this.documentError = undefined;
     this.tooLargeSignal = this.nextTooLargeSignal();
+    await this.originHeaders.beginPage(headers);
     if (blockResources === this.blocking) return;
     await this.cdp.send('Network.setBlockedURLs', { urls: blockResources ? BLOCKED_URL_PATTERNS : [] });
     this.blocking = blockResources;
@@ -177,20 +242,62 @@ export class PageMonitor {
   }
 
   /**
+   * The readiness rule (readiness.ts): resolves true once the page is quiet for `quietMs` by its own
+   * count (loaded, no fetch, XHR or short timer pending, no DOM change) and by the network's (no
+   * request in flight, none ended within `quietMs`: a script chunk is not a fetch), false at `until`
+   * (epoch ms) or when the page does not answer. One evaluation a page when the two agree; a page
+   * that navigates meanwhile is asked again. `domOnly`: only the DOM's quiet counts (after wait_for).
+   */
+  async waitForReady(quietMs: number, until: number, domOnly = false): Promise<boolean> {
+    for (;;) {
+      const left = until - Date.now();
+      if (left <= 0) return false;
+      let quiet: unknown;
+      try {
+        const evaluation = this.cdp.send('Runtime.evaluate', {
+          expression: readinessExpression(quietMs, left, domOnly),
+          awaitPromise: true,
+          returnByValue: true,
+        }) as Promise<{ result: { value?: unknown } }>;
+        // A main thread kept busy never answers: the cap still holds.
+        quiet = (await withDeadline(evaluation, left + POLL_MS, 'the readiness wait')).result.value;
+      } catch (err) {
+        if (err instanceof DeadlineError || !DOCUMENT_GONE.test(String((err as Error)?.message)))
+          return false;
+        continue;
+      }
+      if (quiet === false) return false;
+      if (domOnly) return true;
+      // Not installed in this document (it is not the page's own): the network alone decides.
+      if (quiet === null) return this.networkQuiet(quietMs, until);
+      if (this.inflight.size === 0 && Date.now() - this.lastActivity >= quietMs) return true;
+      if (!(await this.networkQuiet(quietMs, until))) return false;
+    }
+  }
+
+  /**
    * Resolves true once the document has loaded and no request has been in flight for `idleMs`,
    * false at `until` (epoch ms). Polls: the events arrive anyway, and a timer is cheaper than
-   * re-arming on each of them. Once quiet, it sleeps to the exact end of the quiet period rather
-   * than to the next 50 ms tick (25 ms of latency a page on average).
+   * re-arming on each of them. Once quiet, it sleeps to the exact end of the quiet period.
    */
-  async waitForSettled(idleMs: number, until: number): Promise<boolean> {
+  private async networkQuiet(idleMs: number, until: number): Promise<boolean> {
     for (;;) {
       const now = Date.now();
       const quiet = this.loaded && this.inflight.size === 0;
       if (quiet && now - this.lastActivity >= idleMs) return true;
       if (now >= until) return false;
-      const step = quiet ? this.lastActivity + idleMs - now : 50;
+      const step = quiet ? this.lastActivity + idleMs - now : POLL_MS;
       await sleep(Math.min(step, until - now));
     }
+  }
+
+  /** Resolves true once the document has fired its load event, false at `until` (epoch ms). */
+  async waitForLoad(until: number): Promise<boolean> {
+    while (!this.loaded) {
+      if (Date.now() >= until) return false;
+      await sleep(Math.min(POLL_MS, until - Date.now()));
+    }
+    return true;
   }
 
   /**
@@ -205,9 +312,25 @@ export class PageMonitor {
     this.cdp.send('Page.stopLoading').catch(() => undefined);
   }
 
-  /** The document's HTML (readDocumentHtml). */
+  /** The document's HTML (readDocumentHtml); TOO_LARGE past the HTML cap. */
   html(): Promise<string> {
-    return readDocumentHtml(this.cdp, this.mainFrameId!);
+    return readDocumentHtml(this.cdp, this.mainFrameId!, this.maxDocumentBytes);
+  }
+
+  /** The viewport's width and the document's height in CSS pixels, as our own world sees them. */
+  async pageSize(): Promise<{ width: number; height: number }> {
+    const [width, height] = (await evaluateIsolated(
+      this.cdp,
+      this.mainFrameId!,
+      '[innerWidth, document.documentElement ? document.documentElement.scrollHeight : 0]',
+    )) as number[];
+    const size = (n: number) => (Number.isFinite(n) && n >= 1 ? Math.ceil(n) : 1);
+    return { width: size(width), height: size(height) };
+  }
+
+  /** Evaluates `expression` in our own world of the main frame (evaluateIsolated), a promise settled. */
+  evaluate(expression: string): Promise<unknown> {
+    return evaluateIsolated(this.cdp, this.mainFrameId!, expression);
   }
 
   /** Resolves once the page's main thread has run a trivial script. */

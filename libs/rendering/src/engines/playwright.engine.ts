@@ -13,9 +13,13 @@ import {
   type BrowserEngineSettings,
   type BrowserTab,
 } from './browser-render';
+import { killBrowserTree } from './browser-process';
 import { chromiumArgs } from './chromium';
+import { browserEnvironment } from './containment';
 import type { Capture, EngineRequest, RenderEngine } from './engine';
+import { headersForOrigin } from './origin-headers';
 import { PageMonitor, type CdpClient } from './page-monitor';
+import { keepSession, restoreSession } from './session-state';
 
 /** Whether navigating from `current` to `target` would only move to `target`'s fragment. */
 function sameDocument(current: string, target: string): boolean {
@@ -37,16 +41,8 @@ function tabOf(page: Page, browser: Browser): BrowserTab & { dispose(): void } {
       const response = await page.goto(url, { waitUntil: 'domcontentloaded', timeout });
       return response && { status: response.status(), url: response.url(), text: () => response.text() };
     },
-    waitForSelector: async (selector, timeout) => {
-      // Not page.waitForSelector: the ElementHandle it returns stays in the worker until the tab closes.
-      await page.locator(selector).first().waitFor({ state: 'attached', timeout });
-    },
-    screenshot: async (maxHeight) => {
-      const height = await page.evaluate<number>('document.documentElement.scrollHeight');
-      const width = page.viewportSize()?.width ?? 1280;
-      const clip = height > maxHeight ? { x: 0, y: 0, width, height: maxHeight } : undefined;
-      return page.screenshot({ type: 'png', fullPage: true, clip, timeout: 0 });
-    },
+    screenshot: (clip) =>
+      page.screenshot({ type: 'png', fullPage: true, clip: { x: 0, y: 0, ...clip }, timeout: 0 }),
     url: () => page.url(),
     get crashed() {
       return crashed;
@@ -62,17 +58,19 @@ export class PlaywrightEngine implements RenderEngine {
   private readonly pool: BrowserPool;
   /** Our CDP session on each open tab (a tab the pool reuses keeps it). */
   private readonly monitors = new WeakMap<Page, PageMonitor>();
+  /** Each browser's process id: Playwright's Browser does not tell it. */
+  private readonly pids = new WeakMap<Browser, number>();
+  /** Why the memory bound killed a browser, for its pages' RENDER_CRASH. */
+  private readonly killedFor = new WeakMap<Browser, string>();
 
   constructor(private readonly settings: BrowserEngineSettings) {
     this.pool = new BrowserPool(settings.limits, {
-      launch: () =>
-        chromium.launch({
-          executablePath: settings.executablePath,
-          args: chromiumArgs(settings.proxyUrl),
-          timeout: LAUNCH_MS,
-          ...KEEP_BROWSER_ON_SIGNALS,
-        }),
-      newContext: (browser, { mobile }) => {
+      launch: () => this.launch(),
+      kill: (browser) => {
+        const pid = this.pids.get(browser);
+        if (pid) killBrowserTree(pid);
+      },
+      newContext: (browser, { mobile, proxyServer }) => {
         // The user agent and client hints are set per page (userAgentOverride), for both engines alike.
         const profile = browserProfile(mobile);
         return browser.newContext({
@@ -84,6 +82,8 @@ export class PlaywrightEngine implements RenderEngine {
           acceptDownloads: false,
           // A worker registered by one page could answer the next page's requests from its own cache.
           serviceWorkers: 'block',
+          // As the browser's own flag: loopback goes through the proxy too, never around it.
+          ...(proxyServer ? { proxy: { server: proxyServer, bypass: '<-loopback>' } } : {}),
         });
       },
     });
@@ -93,17 +93,62 @@ export class PlaywrightEngine implements RenderEngine {
     return this.pool.stats();
   }
 
+  /**
+   * A browser, watched by the memory bound from launch until it goes; what it leaves behind when it
+   * goes (a renderer that outlived a crashed browser) is killed.
+   */
+  private async launch(): Promise<Browser> {
+    const browser = await chromium.launch({
+      executablePath: this.settings.executablePath,
+      args: chromiumArgs(this.settings.proxyUrl, this.settings.sandbox),
+      // Playwright adds --no-sandbox itself unless told otherwise.
+      chromiumSandbox: this.settings.sandbox,
+      env: browserEnvironment(process.env),
+      timeout: LAUNCH_MS,
+      ...KEEP_BROWSER_ON_SIGNALS,
+    });
+    try {
+      const session = await browser.newBrowserCDPSession();
+      const { processInfo } = (await withDeadline(
+        session.send('SystemInfo.getProcessInfo'),
+        SETUP_MS,
+        'asking the browser for its process',
+      )) as { processInfo: { type: string; id: number }[] };
+      await session.detach();
+      const pid = processInfo.find((p) => p.type === 'browser')!.id;
+      this.pids.set(browser, pid);
+      this.settings.memory.watch(pid, (reason) => {
+        this.killedFor.set(browser, reason);
+        killBrowserTree(pid);
+      });
+      browser.once('disconnected', () => {
+        this.settings.memory.unwatch(pid);
+        killBrowserTree(pid);
+      });
+    } catch (err) {
+      await browser.close().catch(() => undefined);
+      throw err;
+    }
+    return browser;
+  }
+
   async capture(request: EngineRequest): Promise<Capture> {
     const mobile = request.options.mobile;
+    const egress = request.proxy && (await this.settings.egressVia(request.proxy));
     const profile: ContextProfile = {
       key: `${request.isolationKey}\u0000${mobile ? 'mobile' : 'desktop'}`,
       mobile,
+      // A session's or a proxied page has a context of its own, shared with nothing else.
+      single: request.session !== undefined || egress !== undefined,
+      proxyServer: egress?.url,
     };
     try {
       return await this.pool.withPage(profile, (lease) => this.render(lease, request));
     } catch (err) {
       if (err instanceof BrowserGoneError) return crashCapture(this.name, err);
       throw err;
+    } finally {
+      await egress?.close();
     }
   }
 
@@ -112,7 +157,7 @@ export class PlaywrightEngine implements RenderEngine {
   }
 
   private async render(
-    { page, browser, retireContext, keepPage }: PageLease,
+    { page, browser, retireContext, keepPage, abandonPage }: PageLease,
     request: EngineRequest,
   ): Promise<Capture> {
     const tab = tabOf(page, browser);
@@ -131,12 +176,19 @@ export class PlaywrightEngine implements RenderEngine {
       const capture = await renderInTab(tab, monitor, request, {
         ...this.settings,
         engine: this.name,
-        onHung: retireContext,
+        onHung: () => {
+          retireContext();
+          abandonPage();
+        },
       });
-      // The caller's headers stay on a page (they are secrets): such a page is not reused, nor is
-      // one that failed (it may still be busy).
-      if (!capture.error && !tab.crashed && !request.options.headers) keepPage();
+      if (request.session && !tab.crashed) await keepSession(monitor, request.session);
+      // A page that failed is not reused (it may still be busy). The caller's headers go with the
+      // page (beginPage), so a tab that had them serves the next page without them.
+      if (!capture.error && !tab.crashed) keepPage();
       return capture;
+    } catch (err) {
+      const reason = this.killedFor.get(browser);
+      throw err instanceof BrowserGoneError && reason ? new BrowserGoneError(reason) : err;
     } finally {
       tab.dispose();
       page.off('popup', onPopup);
@@ -146,9 +198,10 @@ export class PlaywrightEngine implements RenderEngine {
   /**
    * Our CDP session on the tab, opened for its first page and kept with the tab (the pool reuses
    * clean tabs: attaching and setting a session up again cost every page about 20 ms), then the
-   * caller's headers.
+   * page's blocking and headers.
    */
-  private async prepare(page: Page, browser: Browser, { options }: EngineRequest): Promise<PageMonitor> {
+  private async prepare(page: Page, browser: Browser, request: EngineRequest): Promise<PageMonitor> {
+    const { options } = request;
     let monitor = this.monitors.get(page);
     if (!monitor) {
       const cdp = (await page.context().newCDPSession(page)) as unknown as CdpClient;
@@ -161,9 +214,8 @@ export class PlaywrightEngine implements RenderEngine {
       );
       this.monitors.set(page, monitor);
     }
-    await monitor.beginPage(options.block_resources);
-    // The caller's headers are secrets: set on the page, never logged.
-    if (options.headers) await page.setExtraHTTPHeaders(options.headers);
+    await monitor.beginPage(options.block_resources, headersForOrigin(request));
+    if (request.session) await restoreSession(monitor, request.session);
     return monitor;
   }
 }

@@ -1,6 +1,7 @@
 import puppeteer, { TimeoutError, type Browser, type LaunchOptions, type Page } from 'puppeteer-core';
 import { Cluster } from 'puppeteer-cluster';
 import { MAX_HTML_BYTES, MAX_TIMEOUT_MS } from '@app/queue-contracts';
+import { CLOSE_GRACE_MS } from '../browser-pool';
 import { withDeadline } from '../deadline';
 import { browserProfile, userAgentOverride } from './browser-profile';
 import { BrowserGoneError } from '../page-errors';
@@ -14,9 +15,13 @@ import {
   type BrowserEngineSettings,
   type BrowserTab,
 } from './browser-render';
+import { killBrowserTree } from './browser-process';
 import { chromiumArgs } from './chromium';
+import { browserEnvironment } from './containment';
 import type { Capture, EngineRequest, RenderEngine } from './engine';
+import { headersForOrigin } from './origin-headers';
 import { PageMonitor, type CdpClient } from './page-monitor';
+import { keepSession, restoreSession } from './session-state';
 
 function tabOf(page: Page): BrowserTab {
   let crashed = false;
@@ -27,17 +32,10 @@ function tabOf(page: Page): BrowserTab {
       const response = await page.goto(url, { waitUntil: 'domcontentloaded', timeout });
       return response && { status: response.status(), url: response.url(), text: () => response.text() };
     },
-    waitForSelector: async (selector, timeout) => {
-      await page.waitForSelector(selector, { timeout });
-    },
-    screenshot: async (maxHeight) => {
-      const height = Number(await page.evaluate('document.documentElement.scrollHeight'));
-      const width = page.viewport()?.width ?? 1280;
-      const clip = height > maxHeight ? { x: 0, y: 0, width, height: maxHeight } : undefined;
-      return Buffer.from(
-        await page.screenshot({ type: 'png', fullPage: !clip, clip, captureBeyondViewport: true }),
-      );
-    },
+    screenshot: async (clip) =>
+      Buffer.from(
+        await page.screenshot({ type: 'png', clip: { x: 0, y: 0, ...clip }, captureBeyondViewport: true }),
+      ),
     url: () => page.url(),
     get crashed() {
       return crashed;
@@ -46,6 +44,9 @@ function tabOf(page: Page): BrowserTab {
     isTimeout: (err) => err instanceof TimeoutError,
   };
 }
+
+/** Shutting the browsers down; past it they are killed. */
+const CLOSE_BROWSERS_MS = 10_000;
 
 /**
  * Renders through puppeteer-cluster (a request's `engine: puppeteer`), limited by the same PoolLimits
@@ -66,14 +67,29 @@ export class PuppeteerEngine implements RenderEngine {
   private clusterBrowsers = new Set<Browser>();
   /** Browsers this engine is closing: their end is a recycle or the shutdown, not a crash. */
   private readonly closing = new Map<Browser, 'recycled' | 'shutdown'>();
+  /** Why the memory bound killed a browser, for its pages' RENDER_CRASH. */
+  private readonly killedFor = new WeakMap<Browser, string>();
+
+  /** Closed: no cluster is launched again, not even for a page's retry. */
+  private shutDown = false;
 
   constructor(private readonly settings: BrowserEngineSettings) {}
 
   async capture(request: EngineRequest): Promise<Capture> {
     for (let attempt = 1; ; attempt++) {
+      if (this.shutDown) throw new Error('the puppeteer engine is closed');
       const cluster = await this.currentCluster();
+      let deliver!: (capture: Capture) => void;
+      const rendered = new Promise<Capture>((resolve) => (deliver = resolve));
+      const executed = cluster.execute(async ({ page }: { page: Page }) => {
+        let abandoned = false;
+        deliver(await this.render(page, request, () => (abandoned = true)));
+        if (abandoned) await this.stopTab(page);
+      });
       try {
-        return (await cluster.execute(({ page }: { page: Page }) => this.render(page, request))) as Capture;
+        // The page's result as soon as it is known: the cluster closes its context (and relaunches
+        // a browser that went away) after it.
+        return await Promise.race([rendered, executed.then(() => rendered)]);
       } catch (err) {
         // The cluster fails the page with this when its renderer crashed.
         if ((err as Error)?.message === 'Page crashed!') {
@@ -107,10 +123,19 @@ export class PuppeteerEngine implements RenderEngine {
   }
 
   async close(): Promise<void> {
+    this.shutDown = true;
     for (const browser of this.clusterBrowsers) this.closing.set(browser, 'shutdown');
     const current = this.cluster;
     this.cluster = undefined;
-    await Promise.all([current?.then((c) => c.close()), ...this.retired]);
+    const closed = Promise.all([current?.then((c) => c.close()), ...this.retired]);
+    // The cluster waits on each browser's close without a bound: one that will not go (a renderer
+    // stuck in layout) must not hold the worker's exit.
+    await withDeadline(closed, CLOSE_BROWSERS_MS, 'closing the browsers').catch(() => undefined);
+    // Also what the cluster relaunched meanwhile (a repair after a killed browser closes nothing).
+    for (const browser of this.browsers.keys()) {
+      const pid = browser.process()?.pid;
+      if (pid) killBrowserTree(pid);
+    }
   }
 
   private currentCluster(): Promise<Cluster> {
@@ -138,7 +163,8 @@ export class PuppeteerEngine implements RenderEngine {
         puppeteer: { launch: (options: LaunchOptions) => this.launch(options, browsers) },
         puppeteerOptions: {
           executablePath: this.settings.executablePath,
-          args: chromiumArgs(this.settings.proxyUrl),
+          args: chromiumArgs(this.settings.proxyUrl, this.settings.sandbox),
+          env: browserEnvironment(process.env),
           headless: 'shell',
           timeout: LAUNCH_MS,
           ...KEEP_BROWSER_ON_SIGNALS,
@@ -157,12 +183,38 @@ export class PuppeteerEngine implements RenderEngine {
     return this.cluster;
   }
 
+  /**
+   * A tab given up (hung, or past its deadline) is closed at once; if it has not closed within
+   * CLOSE_GRACE_MS, its browser is killed (the cluster relaunches it), so no renderer goes on with it.
+   */
+  private async stopTab(page: Page): Promise<void> {
+    await withDeadline(page.close(), CLOSE_GRACE_MS, 'closing a page').catch(() => {
+      const pid = page.browser().process()?.pid;
+      if (pid) killBrowserTree(pid);
+    });
+  }
+
   private async launch(options: LaunchOptions, clusterBrowsers: Set<Browser>): Promise<Browser> {
     const browser = await puppeteer.launch(options);
     this.counters.browsersLaunched++;
     this.browsers.set(browser, 0);
     clusterBrowsers.add(browser);
+    // Watched by the memory bound until it goes; what it leaves behind then is killed (the cluster
+    // gives up on closing a browser after 5 s and leaves it running).
+    const pid = browser.process()?.pid;
+    // The cluster repairs a browser lost under a page even after its close: that one goes at once.
+    if (this.shutDown && pid) killBrowserTree(pid);
+    else if (pid) {
+      this.settings.memory.watch(pid, (reason) => {
+        this.killedFor.set(browser, reason);
+        killBrowserTree(pid);
+      });
+    }
     browser.once('disconnected', () => {
+      if (pid) {
+        this.settings.memory.unwatch(pid);
+        killBrowserTree(pid);
+      }
       this.browsers.delete(browser);
       clusterBrowsers.delete(browser);
       const reason = this.closing.get(browser);
@@ -173,13 +225,18 @@ export class PuppeteerEngine implements RenderEngine {
     return browser;
   }
 
-  private async render(page: Page, request: EngineRequest): Promise<Capture> {
+  private async render(page: Page, request: EngineRequest, onAbandon: () => void): Promise<Capture> {
     const browser = page.browser();
     this.counters.contextsCreated++;
     this.counters.tabsOpened++;
     this.browsers.set(browser, (this.browsers.get(browser) ?? 0) + 1);
     try {
-      return await this.renderPage(page, request);
+      return await (request.proxy
+        ? this.renderProxied(page, request, onAbandon)
+        : this.renderPage(page, request, onAbandon));
+    } catch (err) {
+      const reason = this.killedFor.get(browser);
+      throw err instanceof BrowserGoneError && reason ? new BrowserGoneError(reason) : err;
     } finally {
       const pages = this.browsers.get(browser);
       // A browser that went away is no longer counted.
@@ -187,7 +244,29 @@ export class PuppeteerEngine implements RenderEngine {
     }
   }
 
-  private async renderPage(page: Page, request: EngineRequest): Promise<Capture> {
+  /**
+   * A page with an upstream proxy, in a context of its own pointed at an egress proxy of its own
+   * (the cluster's contexts take no proxy); both closed after it.
+   */
+  private async renderProxied(page: Page, request: EngineRequest, onAbandon: () => void): Promise<Capture> {
+    const egress = await this.settings.egressVia(request.proxy!);
+    try {
+      const context = await page.browser().createBrowserContext({
+        proxyServer: egress.url,
+        // As the browser's own flag: loopback goes through the proxy too, never around it.
+        proxyBypassList: ['<-loopback>'],
+      });
+      try {
+        return await this.renderPage(await context.newPage(), request, onAbandon);
+      } finally {
+        await context.close().catch(() => undefined);
+      }
+    } finally {
+      await egress.close();
+    }
+  }
+
+  private async renderPage(page: Page, request: EngineRequest, onAbandon: () => void): Promise<Capture> {
     const tab = tabOf(page);
     page.on('dialog', (dialog) => void dialog.dismiss().catch(() => undefined));
     page.on('popup', (popup) => void popup?.close().catch(() => undefined));
@@ -198,19 +277,24 @@ export class PuppeteerEngine implements RenderEngine {
       if (tab.gone()) throw new BrowserGoneError(err);
       throw err;
     }
-    return renderInTab(tab, monitor, request, {
+    const capture = await renderInTab(tab, monitor, request, {
       ...this.settings,
       engine: this.name,
       // The cluster closes the page's context after every page anyway.
-      onHung: () => undefined,
+      onHung: onAbandon,
     });
+    // The cluster's contexts are fresh for every page: a session's is its own.
+    if (request.session && !tab.crashed) await keepSession(monitor, request.session);
+    return capture;
   }
 
-  private async prepare(page: Page, { options }: EngineRequest): Promise<PageMonitor> {
+  private async prepare(page: Page, request: EngineRequest): Promise<PageMonitor> {
+    const { options } = request;
     const cdp = (await page.createCDPSession()) as unknown as CdpClient;
     const monitor = new PageMonitor(cdp, MAX_HTML_BYTES);
     await monitor.start();
-    await monitor.beginPage(options.block_resources);
+    await monitor.beginPage(options.block_resources, headersForOrigin(request));
+    if (request.session) await restoreSession(monitor, request.session);
     const profile = browserProfile(options.mobile, await page.browser().version());
     await page.setViewport({
       ...profile.viewport,
@@ -219,8 +303,6 @@ export class PuppeteerEngine implements RenderEngine {
       hasTouch: profile.hasTouch,
     });
     await cdp.send('Emulation.setUserAgentOverride', userAgentOverride(profile));
-    // The caller's headers are secrets: set on the page, never logged.
-    if (options.headers) await page.setExtraHTTPHeaders(options.headers);
     // A download is not a page: refuse it (Playwright's acceptDownloads: false).
     await cdp.send('Page.setDownloadBehavior', { behavior: 'deny' });
     return monitor;

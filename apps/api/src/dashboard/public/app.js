@@ -7,6 +7,7 @@ import { accountsPage } from './screens/accounts.js';
 import { auditPage } from './screens/audit.js';
 import { deliveriesPage } from './screens/deliveries.js';
 import { deliveryPage } from './screens/delivery.js';
+import { jobPage } from './screens/job.js';
 import { jobsPage } from './screens/jobs.js';
 import { keysPage } from './screens/keys.js';
 import { plansPage } from './screens/plans.js';
@@ -19,7 +20,7 @@ const deliveries = [
   (q, id) => (id ? deliveryPage(id) : deliveriesPage(q, false)),
 ];
 const deadLetters = ['dead-letters', 'Dead letters', (q) => deliveriesPage(q, true)];
-const jobs = ['jobs', 'Jobs', jobsPage];
+const jobs = ['jobs', 'Jobs', (q, id) => (id ? jobPage(id, q) : jobsPage(q))];
 
 useRoutes({
   customer: [

@@ -16,7 +16,8 @@ export class JobResultQueryDto {
     minimum: 1,
     maximum: 1000,
     default: 100,
-    description: 'Page results per answer.',
+    description:
+      'Most page results per answer; an answer also holds at most RESULT_PAGE_MAX_BYTES (8 MiB) of them, at least one, so it may hold fewer while more follow.',
   })
   @IsOptional()
   @Max(1000)

@@ -21,7 +21,8 @@ export class PageListDto {
   @ApiProperty({
     type: String,
     nullable: true,
-    description: 'Cursor of the next page of results (`?cursor=`), or null.',
+    description:
+      'Cursor of the next page of results (`?cursor=`); only null is the end (a page may hold fewer than `page_size`).',
   })
   next: string | null;
 }

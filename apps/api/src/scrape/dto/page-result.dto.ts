@@ -2,7 +2,9 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
   BROWSER_ENGINES,
   PAGE_ERROR_CODES,
+  type ActionResults,
   type EngineName,
+  type JsonType,
   type PageErrorCode,
   type PageMetadata,
   type PageResult,
@@ -15,11 +17,29 @@ class PageMetadataDto implements PageMetadata {
   @ApiProperty({ type: String, nullable: true })
   description: string | null;
 
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: "The author's name, or several, comma-separated.",
+  })
+  author: string | null;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: '2025-09-04T08:30:00.000Z',
+    description: 'When the page says it was published, ISO 8601: a date, or a date and time in UTC.',
+  })
+  published_at: string | null;
+
   @ApiProperty({ type: String, nullable: true, example: 'en' })
   language: string | null;
 
   @ApiProperty({ type: String, nullable: true })
   canonical_url: string | null;
+
+  @ApiProperty({ type: String, nullable: true, description: 'The name of the site the page belongs to.' })
+  site_name: string | null;
 
   @ApiProperty({ enum: ['http', ...BROWSER_ENGINES], description: 'What rendered the page.' })
   engine: EngineName;
@@ -31,6 +51,33 @@ class PageTimingsDto {
 
   @ApiProperty({ type: 'integer' })
   render_ms: number;
+}
+
+class JavascriptReturnDto {
+  @ApiProperty({ enum: ['null', 'boolean', 'number', 'string', 'array', 'object'] })
+  type: JsonType;
+
+  @ApiProperty({ description: 'What the script returned, as JSON (null for undefined).' })
+  value: unknown;
+}
+
+class ScrapeSnapshotDto {
+  @ApiProperty()
+  url: string;
+
+  @ApiProperty({ description: "The page's HTML at that point." })
+  html: string;
+}
+
+class ActionResultsDto implements ActionResults {
+  @ApiProperty({ type: [String], format: 'byte', description: 'Base64 PNGs, one per `screenshot` action.' })
+  screenshots: string[];
+
+  @ApiProperty({ type: [JavascriptReturnDto], description: 'One per `execute_javascript` action.' })
+  javascript_returns: JavascriptReturnDto[];
+
+  @ApiProperty({ type: [ScrapeSnapshotDto], description: 'One per `scrape` action.' })
+  scrapes: ScrapeSnapshotDto[];
 }
 
 class PageErrorDto {
@@ -84,6 +131,13 @@ export class PageResultDto implements PageResult {
 
   @ApiProperty({ type: PageTimingsDto })
   timings: PageTimingsDto;
+
+  @ApiPropertyOptional({
+    type: ActionResultsDto,
+    description:
+      "What the request's `actions` brought back, in their order; on ACTION_FAILED, what the actions before the failing one did.",
+  })
+  actions?: ActionResultsDto;
 
   @ApiPropertyOptional({ type: PageErrorDto })
   error?: PageErrorDto;

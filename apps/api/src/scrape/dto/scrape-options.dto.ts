@@ -6,30 +6,37 @@ import {
   ArrayUnique,
   IsArray,
   IsBoolean,
+  IsObject,
   IsIn,
   IsInt,
   IsOptional,
   IsString,
   Length,
+  Matches,
   Max,
   Min,
   ValidationArguments,
   ValidatorConstraint,
   ValidatorConstraintInterface,
   Validate,
+  ValidateNested,
 } from 'class-validator';
-import { parseHTML } from 'linkedom';
+import { Type } from 'class-transformer';
 import {
   BROWSER_ENGINES,
   BrowserEngine,
   MAX_TIMEOUT_MS,
   OUTPUT_FORMATS,
   OutputFormat,
+  ProxyChoice,
   RENDER_MODES,
   RenderMode,
   SCRAPE_DEFAULTS,
+  SESSION_ID_PATTERN,
   ScrapeOptions,
 } from '@app/queue-contracts';
+import { ActionDto, toPageActions } from './action.dto';
+import { isCssSelector } from './css-selector';
 
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,64}$/;
 // Hop-by-hop and routing headers are ours to set, not the caller's.
@@ -69,16 +76,24 @@ class HeadersConstraint implements ValidatorConstraintInterface {
   }
 }
 
-// An empty document to try selectors on: the worker applies them with the same parser (linkedom),
-// so a selector it would choke on is refused here, at acceptance, instead of failing every page.
-const { document: selectorProbe } = parseHTML('<html><body></body></html>');
+const PROXY_FIELDS: Record<string, number> = { url: 2048, username: 255, password: 255 };
 
-function isCssSelector(value: string): boolean {
-  try {
-    selectorProbe.querySelector(value);
-    return true;
-  } catch {
-    return false;
+@ValidatorConstraint({ name: 'proxy' })
+class ProxyConstraint implements ValidatorConstraintInterface {
+  validate(value: unknown): boolean {
+    if (value === 'none' || value === 'pool') return true;
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+    const entries = Object.entries(value as Record<string, unknown>);
+    return (
+      typeof (value as { url?: unknown }).url === 'string' &&
+      entries.every(
+        ([name, v]) => name in PROXY_FIELDS && typeof v === 'string' && v.length <= PROXY_FIELDS[name],
+      )
+    );
+  }
+
+  defaultMessage(): string {
+    return 'must be "none", "pool" or {url, username?, password?} (strings; url at most 2048 characters, the others 255)';
   }
 }
 
@@ -104,6 +119,17 @@ class CssSelectorsConstraint implements ValidatorConstraintInterface {
 
   defaultMessage(args: ValidationArguments): string {
     return `${args.property} must be valid CSS selectors`;
+  }
+}
+
+@ValidatorConstraint({ name: 'actionsNeedBrowser' })
+class ActionsNeedBrowserConstraint implements ValidatorConstraintInterface {
+  validate(_: unknown, args: ValidationArguments): boolean {
+    return (args.object as ScrapeOptionsDto).render !== 'http';
+  }
+
+  defaultMessage(): string {
+    return 'actions need a browser: render http takes none';
   }
 }
 
@@ -176,7 +202,8 @@ export class ScrapeOptionsDto {
       { type: 'string', minLength: 1, maxLength: 500, description: 'A CSS selector.' },
       { type: 'integer', minimum: 0, maximum: MAX_TIMEOUT_MS, description: 'Milliseconds.' },
     ],
-    description: 'What to wait for before capturing: a CSS selector, or a number of milliseconds.',
+    description:
+      'What ends the wait before capturing, in place of the readiness rule (the page loaded and quiet): a CSS selector, captured as soon as it is present and the DOM has been still for RENDER_IDLE_MS (no network wait), the page failing with TIMEOUT, naming the selector, if it never appears; or a number of milliseconds to wait after the load event, then captured as it is.',
   })
   @IsOptional()
   @Validate(WaitForConstraint)
@@ -200,7 +227,7 @@ export class ScrapeOptionsDto {
     additionalProperties: { type: 'string', maxLength: 8192 },
     maxProperties: 50,
     description:
-      'Headers sent with every request of the page (no hop-by-hop or Host headers). Treated as secrets: never logged or echoed.',
+      "Headers sent only to the URL's origin (scheme, host and port): the document and the page's own requests to it, never another origin the page loads from or a redirect leads to; a crawl's only to its start URL's origin. No hop-by-hop or Host headers. Treated as secrets: stored sealed, never logged or echoed.",
   })
   @IsOptional()
   @Validate(HeadersConstraint)
@@ -213,7 +240,8 @@ export class ScrapeOptionsDto {
 
   @ApiPropertyOptional({
     default: SCRAPE_DEFAULTS.block_resources,
-    description: 'Skip images, media and fonts.',
+    description:
+      'Skip images, media and fonts. Defaults to true, or to false when formats asks for a screenshot (it shows the images).',
   })
   @IsOptional()
   @IsBoolean()
@@ -226,6 +254,55 @@ export class ScrapeOptionsDto {
   /** CSS selectors removed before conversion. */
   @CssSelectorList('CSS selectors removed before conversion.')
   exclude_tags?: string[];
+
+  @ApiPropertyOptional({
+    type: [ActionDto],
+    maxItems: 50,
+    description:
+      'Done in order once the page is ready, in a browser (`render: auto` takes one; `render: http` is refused); the page is read after the last one. At most ACTIONS_MAX_COUNT (50 by default); their time counts toward `timeout`. See docs/api.md, Page actions.',
+  })
+  @ValidateNested({ each: true })
+  @Type(() => ActionDto)
+  @IsObject({ each: true })
+  @Validate(ActionsNeedBrowserConstraint)
+  @ArrayMaxSize(1000)
+  @IsArray()
+  @IsOptional()
+  actions?: ActionDto[];
+
+  @ApiPropertyOptional({
+    pattern: SESSION_ID_PATTERN.source,
+    maxLength: 128,
+    description:
+      "A session of the caller's choosing: the page starts with the cookies and localStorage the session's earlier requests left, and what it leaves is kept for the next (an http render keeps cookies only). Takes a browser under `render: auto`. Pages of one session are served one at a time. See docs/api.md, Sessions.",
+  })
+  @IsOptional()
+  @Matches(SESSION_ID_PATTERN, {
+    message: 'session_id must be 1 to 128 letters, digits, dots, underscores or dashes',
+  })
+  @IsString()
+  session_id?: string;
+
+  @ApiPropertyOptional({
+    oneOf: [
+      { type: 'string', enum: ['none', 'pool'] },
+      {
+        type: 'object',
+        required: ['url'],
+        additionalProperties: false,
+        properties: {
+          url: { type: 'string', maxLength: 2048, example: 'socks5://proxy.example.com:1080' },
+          username: { type: 'string', maxLength: 255 },
+          password: { type: 'string', maxLength: 255 },
+        },
+      },
+    ],
+    description:
+      "The upstream proxy the pages go through: `none` (direct), `pool` (the operator's PROXY_URLS, the default when set: round robin per page, one per `session_id`), or your own `{url, username?, password?}` (`http://`, `https://` or `socks5://`; credentials also as `user:password@` in the URL). Every engine honours it. Credentials are secrets: stored sealed, never logged or echoed. A proxy that fails or refuses the credentials fails the page with `PROXY`.",
+  })
+  @IsOptional()
+  @Validate(ProxyConstraint)
+  proxy?: ProxyChoice;
 }
 
 /** Request options with every default filled in: what the worker renders with. */
@@ -238,11 +315,16 @@ export function toScrapeOptions(dto: ScrapeOptionsDto): ScrapeOptions {
     engine: dto.engine ?? SCRAPE_DEFAULTS.engine,
     timeout: dto.timeout ?? SCRAPE_DEFAULTS.timeout,
     mobile: dto.mobile ?? SCRAPE_DEFAULTS.mobile,
-    block_resources: dto.block_resources ?? SCRAPE_DEFAULTS.block_resources,
+    // A screenshot shows the page's images and fonts: not blocked unless asked.
+    block_resources:
+      dto.block_resources ?? (formats.includes('screenshot') ? false : SCRAPE_DEFAULTS.block_resources),
   };
   if (dto.wait_for !== undefined) options.wait_for = dto.wait_for;
   if (dto.headers) options.headers = dto.headers;
   if (dto.include_tags) options.include_tags = dto.include_tags;
   if (dto.exclude_tags) options.exclude_tags = dto.exclude_tags;
+  if (dto.actions?.length) options.actions = toPageActions(dto.actions);
+  if (dto.session_id !== undefined) options.session_id = dto.session_id;
+  if (dto.proxy !== undefined) options.proxy = dto.proxy;
   return options;
 }

@@ -28,7 +28,11 @@ const cancelButton = (j) =>
   );
 
 const columns = () => [
-  { label: 'Job', class: 'mono', cell: (j) => j.job_id },
+  {
+    label: 'Job',
+    class: 'mono',
+    cell: (j) => h('a', { href: `#/jobs/${encodeURIComponent(j.job_id)}` }, j.job_id),
+  },
   isAdmin() && accountColumn,
   { label: 'Type', cell: (j) => j.type },
   { label: 'Status', cell: (j) => badge(j.status) },

@@ -1,13 +1,15 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import type { Provider } from '@nestjs/common';
+import { SharedEnv } from '@app/config';
 
 const VERSION = 'v1';
 const NONCE_BYTES = 12;
 const TAG_BYTES = 16;
 
 /**
- * Seals secrets for storage with AES-256-GCM under SECRETS_ENCRYPTION_KEY. `context` is bound as
- * associated data (e.g. the owning account and environment), so a sealed value copied to another
- * row does not open there.
+ * Seals secrets for storage with AES-256-GCM under SECRETS_ENCRYPTION_KEY (webhook secrets, the
+ * caller's request headers). `context` is bound as associated data (e.g. the owning account and
+ * environment), so a sealed value copied to another row does not open there.
  */
 export class SecretBox {
   private readonly key: Buffer;
@@ -40,3 +42,10 @@ export class SecretBox {
     );
   }
 }
+
+/** The box under the deployment's key, for the modules that seal (webhooks, jobs). */
+export const secretBoxProvider: Provider = {
+  provide: SecretBox,
+  inject: [SharedEnv],
+  useFactory: (env: SharedEnv) => new SecretBox(env.SECRETS_ENCRYPTION_KEY),
+};

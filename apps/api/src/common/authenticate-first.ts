@@ -1,0 +1,25 @@
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiKeyGuard } from '@app/auth';
+import { AdminGuard } from '../admin/admin.guard';
+
+/**
+ * Authentication before the body (docs/decisions.md, "HTTP layer"): a Fastify `onRequest` hook runs
+ * the guards' own check before Fastify reads the body, so a caller without a valid key gets its 401
+ * (or 429) at once and its body is neither buffered nor parsed; Node reads and drops the rest of the
+ * body after the answer (so the client sees the answer), and HTTP_REQUEST_TIMEOUT_MS bounds that.
+ * The guards then find the caller on the request. A route's check follows its path: /v1 routes
+ * take a customer key (the global ApiKeyGuard skips only routes outside /v1, which the OpenAPI test
+ * holds), /admin routes an admin bearer; probes, docs and the dashboard's files take none.
+ */
+export function authenticateFirst(
+  app: NestFastifyApplication,
+): (req: FastifyRequest, reply: FastifyReply) => Promise<void> {
+  const customer = app.get(ApiKeyGuard);
+  const admin = app.get(AdminGuard, { strict: false });
+  return async (req, reply) => {
+    const route = req.routeOptions.url;
+    if (route?.startsWith('/v1/')) await customer.admitRequest(req, reply);
+    else if (route?.startsWith('/admin/')) await admin.identify(req);
+  };
+}

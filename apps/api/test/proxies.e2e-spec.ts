@@ -1,0 +1,131 @@
+import { DataSource } from 'typeorm';
+import { startFixtureSite, type FixtureSite } from '../../../test/fixtures/site/fixture-site';
+import { startForwardProxy, type ForwardProxy } from '../../../test/fixtures/forward-proxy';
+import { ApiHarness, TestAccount, createAccount, startApi } from '../../../test/support/api-harness';
+import { waitForJob } from '../../../test/support/jobs';
+import { WorkerHarness, startWorker } from '../../../test/support/worker-harness';
+
+// Upstream proxies through the API: the operator's pool (PROXY_URLS) by default, round robin per
+// page and one per session; a caller's own, its credentials sealed at rest and shown nowhere;
+// `none`; and the 400s for what can never be used.
+const SECRET = 'pw-7c1e5b';
+
+describe('upstream proxies', () => {
+  let site: FixtureSite;
+  let pool: ForwardProxy[];
+  let own: ForwardProxy;
+  let api: ApiHarness;
+  let worker: WorkerHarness;
+  let account: TestAccount;
+  const post = (path: string, body: object, harness = api) =>
+    harness.http().post(path).set('Authorization', `Bearer ${account.liveKey}`).send(body);
+  const carried = (proxy: ForwardProxy) => proxy.carried.filter((c) => c.accepted).length;
+
+  beforeAll(async () => {
+    site = await startFixtureSite();
+    pool = [await startForwardProxy(), await startForwardProxy({ username: 'op', password: 'op-pass' })];
+    own = await startForwardProxy({ username: 'me', password: SECRET });
+    const PROXY_URLS = `${pool[0].url},http://op:op-pass@${new URL(pool[1].url).host}`;
+    api = await startApi({ PROXY_URLS });
+    worker = await startWorker({ PROXY_URLS });
+    account = await createAccount(api, 'pro');
+  });
+  afterAll(async () => {
+    await worker?.close();
+    await api?.close();
+    await Promise.all([site?.close(), own?.close(), ...(pool ?? []).map((p) => p.close())]);
+  });
+
+  it('sends pages through the pool by default, round robin, and not with proxy: none', async () => {
+    const before = pool.map(carried);
+    for (let i = 0; i < 4; i++) {
+      const res = await post('/v1/scrape', { url: `${site.origin}/`, render: 'http' }).expect(200);
+      expect(res.body.error).toBeUndefined();
+    }
+    expect(pool.map((p, i) => carried(p) - before[i])).toEqual([2, 2]);
+    const direct = await post('/v1/scrape', { url: `${site.origin}/`, render: 'http', proxy: 'none' }).expect(
+      200,
+    );
+    expect(direct.body.error).toBeUndefined();
+    expect(pool.map((p, i) => carried(p) - before[i])).toEqual([2, 2]);
+  });
+
+  it('keeps a session on one proxy of the pool', async () => {
+    const before = pool.map(carried);
+    for (let i = 0; i < 3; i++) {
+      await post('/v1/scrape', { url: `${site.origin}/`, render: 'http', session_id: 'sticky' }).expect(200);
+    }
+    expect(pool.map((p, i) => carried(p) - before[i]).sort()).toEqual([0, 3]);
+  });
+
+  it("uses the caller's own proxy through a browser, its credentials sealed and shown nowhere", async () => {
+    const accepted = await post('/v1/scrape/async', {
+      url: `${site.origin}/`,
+      render: 'browser',
+      engine: 'puppeteer',
+      proxy: { url: own.url, username: 'me', password: SECRET },
+    }).expect(202);
+    const jobId = accepted.body.job_id as string;
+    const db = api.app.get(DataSource);
+    const [row] = await db.query('SELECT CAST(options AS CHAR) AS options FROM jobs WHERE id = ?', [jobId]);
+    expect(row.options).not.toContain(SECRET);
+    expect(row.options).not.toContain(own.url);
+    expect(JSON.parse(row.options)).toMatchObject({ sealed_proxy: expect.stringMatching(/^v1\./) });
+
+    const job = await waitForJob(api, account.liveKey, jobId);
+    expect(job.result.error).toBeUndefined();
+    expect(own.carried.some((c) => c.accepted && c.user === 'me')).toBe(true);
+    expect(JSON.stringify(job)).not.toContain(SECRET);
+    expect(api.logs.join('')).not.toContain(SECRET);
+  });
+
+  it('fails the page with PROXY when the proxy refuses the credentials', async () => {
+    const res = await post('/v1/scrape', {
+      url: `${site.origin}/`,
+      render: 'http',
+      proxy: { url: own.url, username: 'me', password: 'not-it' },
+    }).expect(200);
+    expect(res.body.error.code).toBe('PROXY');
+  });
+
+  it.each([
+    ['proxy', 'socks4'],
+    ['proxy', { url: 'http://127.0.0.1:3128', extra: 'x' }],
+    ['proxy', { url: 'http://127.0.0.1:3128', password: 1 }],
+    ['proxy', { username: 'u' }],
+    ['proxy.url', { url: 'ftp://127.0.0.1:21' }],
+    ['proxy.url', { url: 'http://127.0.0.1:3128/path' }],
+    ['proxy.url', { url: 'http://127.0.0.2:3128' }],
+    ['proxy.url', { url: 'http://[::1]:3128' }],
+    ['proxy.url', { url: 'http://0x7f000002:3128' }],
+    ['proxy.url', { url: 'socks5://proxy.localhost:1080' }],
+  ])('refuses a bad proxy with a 400 on %s: %j', async (field, proxy) => {
+    const res = await post('/v1/scrape', { url: `${site.origin}/`, proxy }).expect(400);
+    expect(res.body.code).toBe('invalid_request');
+    expect(res.body.errors.map((e: { field: string }) => e.field)).toContain(field);
+  });
+
+  it('refuses proxy: pool where no PROXY_URLS are set', async () => {
+    const bare = await startApi({ PROXY_URLS: '' });
+    try {
+      const res = await post('/v1/scrape', { url: `${site.origin}/`, proxy: 'pool' }, bare).expect(400);
+      expect(res.body.errors).toEqual([{ field: 'proxy', message: expect.stringContaining('PROXY_URLS') }]);
+    } finally {
+      await bare.close();
+    }
+  });
+
+  // Last: it replaces the worker with one that has no PROXY_URLS.
+  it('fails a page that asked for the pool with PROXY on a worker without PROXY_URLS, never going direct', async () => {
+    await worker.close();
+    worker = await startWorker({ PROXY_URLS: '' });
+    const before = pool.map(carried);
+    const served = site.requests().length;
+    const res = await post('/v1/scrape', { url: `${site.origin}/`, render: 'http', proxy: 'pool' }).expect(
+      200,
+    );
+    expect(res.body.error).toEqual({ code: 'PROXY', message: expect.stringContaining('no PROXY_URLS') });
+    expect(pool.map(carried)).toEqual(before);
+    expect(site.requests().length).toBe(served);
+  });
+});

@@ -1,0 +1,82 @@
+import type { PageKind } from './profile';
+import { type Signal, signalOf } from './signals';
+import type { TextStats } from './text-stats';
+
+/**
+ * Largest share of the page's text an element marked as chrome may hold and still be removed: past
+ * it the mark is a wrapper's (a whole page inside <form>, a body classed "has-sidebar").
+ */
+const MAX_CHROME_TAG_SHARE = 0.5;
+
+/**
+ * A class name is a weaker mark than a tag: it removes a block holding up to this share of the
+ * text, or up to MAX_CHROME_NAME_SHARE when links make up MIN_CHROME_LINK_DENSITY of its text; a
+ * navigation name (menu, toc, related) only the latter.
+ */
+const MAX_QUIET_CHROME_SHARE = 0.1;
+const MAX_CHROME_NAME_SHARE = 0.3;
+const MIN_CHROME_LINK_DENSITY = 0.4;
+
+/**
+ * Readers' comments below a page that does not say it is an article or a discussion (a blog without
+ * JSON-LD) go when all of them hold less than this share of its text; past it they are likely its
+ * content (a thread).
+ */
+const MAX_QUIET_COMMENTS_SHARE = 0.4;
+
+function removable(signal: Signal, stats: TextStats | undefined, total: number): boolean {
+  // A menu can outweigh the page (a mega menu of every category).
+  if (signal === 'overlay' || signal === 'navigation' || signal === 'hidden') return true;
+  const share = (stats?.chars ?? 0) / total;
+  if (signal === 'chrome-tag') return share < MAX_CHROME_TAG_SHARE;
+  const density = stats && stats.chars ? stats.linkChars / stats.chars : 0;
+  if (signal === 'navigation-name')
+    return share < MAX_CHROME_NAME_SHARE && density >= MIN_CHROME_LINK_DENSITY;
+  if (signal !== 'chrome-name') return false; // comments are weighed by removeChrome
+  return (
+    share < MAX_QUIET_CHROME_SHARE || (share < MAX_CHROME_NAME_SHARE && density >= MIN_CHROME_LINK_DENSITY)
+  );
+}
+
+/**
+ * Removes navigation, headers, footers, sidebars, banners, dialogs and controls, read from tags,
+ * roles and class names; top down: what is removed is not looked into. Readers' comments go on an
+ * article, and on other pages when they are a small part of the page; never on a discussion, whose
+ * posts they are.
+ */
+export function removeChrome(root: Element, stats: Map<Element, TextStats>, kind: PageKind): void {
+  const total = Math.max(1, stats.get(root)?.chars ?? 0);
+  // The page's own <main> and what holds it stay, whatever their names say.
+  const kept = new Set<Element>();
+  for (let main = root.querySelector('main, [role="main"]'); main && main !== root; main = main.parentElement)
+    kept.add(main);
+  const comments: Element[] = [];
+  let commentChars = 0;
+  const walk = (stack: Element[], weighComments: boolean) => {
+    while (stack.length) {
+      const element = stack.pop()!;
+      const signal = kept.has(element) ? 'none' : signalOf(element);
+      if (signal === 'comments' && weighComments) {
+        // Weighed all together once the walk is done: each comment alone is a small part of a thread.
+        comments.push(element);
+        commentChars += stats.get(element)?.chars ?? 0;
+        continue;
+      }
+      if (removable(signal, stats.get(element), total)) {
+        element.remove();
+        continue;
+      }
+      for (let child = element.firstElementChild; child; child = child.nextElementSibling) stack.push(child);
+    }
+  };
+  const children: Element[] = [];
+  for (let child = root.firstElementChild; child; child = child.nextElementSibling) children.push(child);
+  walk(children, kind !== 'discussion');
+  if (kind === 'article' || commentChars < MAX_QUIET_COMMENTS_SHARE * total)
+    for (const element of comments) element.remove();
+  else
+    walk(
+      comments.flatMap((comment) => [...comment.children]),
+      false,
+    );
+}

@@ -1,0 +1,51 @@
+/**
+ * Pages repeat blocks: a description laid out once for phones and once for desktops, a carousel's
+ * cloned slides, a sticky copy of the product's title and price. A reader sees one of them; the
+ * copies are removed, first one kept.
+ */
+
+/** Shorter texts repeat by nature ("Add to cart", "Read more", a size), not as copies of a block. */
+const MIN_CHARS = 40;
+
+/** Characters read in all: past this the rest of the page is left as it is (bounded cost). */
+const MAX_READ_CHARS = 4_000_000;
+
+const NONE: ReadonlySet<string> = new Set();
+
+const normalized = (text: string) => text.replace(/\s+/g, ' ').trim();
+
+/** An element whose whole text is one child element's: its text is that child's, read there. */
+function isWrapper(element: Element): boolean {
+  if (element.childElementCount !== 1) return false;
+  for (let child = element.firstChild; child; child = child.nextSibling)
+    if (child.nodeType === 3 && (child as Text).data.trim()) return false;
+  return true;
+}
+
+/**
+ * Removes, under `root`, every element whose text repeats an earlier element's (not its ancestor's).
+ * Elements whose tag is in `repeatable`, and what they hold, are left as they are.
+ */
+export function removeDuplicateBlocks(root: Element, repeatable: ReadonlySet<string> = NONE): void {
+  const seen = new Map<string, Element>();
+  let budget = MAX_READ_CHARS;
+  const stack: Element[] = [];
+  for (let child = root.lastElementChild; child; child = child.previousElementSibling) stack.push(child);
+  while (stack.length && budget > 0) {
+    const element = stack.pop()!;
+    if (repeatable.has(element.tagName)) continue;
+    if (!isWrapper(element)) {
+      const raw = element.textContent ?? '';
+      budget -= raw.length;
+      const text = normalized(raw);
+      if (text.length < MIN_CHARS) continue; // nothing under it is long enough either
+      const first = seen.get(text);
+      if (first && !first.contains(element)) {
+        element.remove();
+        continue;
+      }
+      if (!first) seen.set(text, element);
+    }
+    for (let child = element.lastElementChild; child; child = child.previousElementSibling) stack.push(child);
+  }
+}

@@ -1,0 +1,95 @@
+import { removeChrome } from './boilerplate';
+import { removeDuplicateBlocks } from './duplicates';
+import { removeFacetPanels } from './facets';
+import type { JsonLdNode } from './json-ld';
+import { removeOtherProducts } from './product';
+import { productFromJsonLd, THIN_PRODUCT_CHARS } from './product-json-ld';
+import type { PageKind } from './profile';
+import { COMMENTS_LABEL, ELSEWHERE_LABEL, removeLabelledTails } from './sections';
+import { readabilityArticle, readabilityCanAfford } from './readability-candidate';
+import { coverageRoot, planPrune } from './structural';
+import { measure } from './text-stats';
+
+/**
+ * Readability's article is taken when it holds at least this share of the structural pick's text:
+ * then the page is one text and Readability's finer cleanup serves it best. A page that says it is
+ * an article needs less: its comments and related stories are what the structural pick adds.
+ */
+const ARTICLE_SHARE: Record<Exclude<PageKind, 'discussion'>, number> = {
+  article: 0.15,
+  other: 0.5,
+  product: 0.5,
+};
+
+/** Past this share of the structural pick's text in repeated items, the page is a listing or a thread. */
+const ITEM_SHARE = 0.6;
+
+/**
+ * Past this share of the root's weight the link-dense blocks are not around the content but are
+ * it (a grid of cards whose classes differ from card to card, a directory of links): they stay.
+ */
+const MAX_PRUNED_SHARE = 0.6;
+
+/**
+ * What repeats by nature on a page that is not a product's: a documentation's code examples and
+ * tables, the same line in several plans' lists, a paragraph the text itself repeats. A page laid
+ * out twice repeats the blocks that hold them. A product's copies are of its own description.
+ */
+const REPEATABLE = new Set(['P', 'PRE', 'CODE', 'TABLE', 'LI', 'DD', 'DT']);
+
+/** Below this many characters Readability's pick is a mis-pick. */
+const MIN_ARTICLE_CHARS = 200;
+
+/**
+ * The element holding the page's main content. `document` is cleaned in place (chrome removed);
+ * the element returned is in it, or in a copy when Readability's article is chosen. `kind` is what
+ * the page says it is (readPageProfile, read before scripts and meta tags are removed), `jsonLd`
+ * its JSON-LD (jsonLdNodes, read then too).
+ */
+export function extractMainContent(
+  document: Document,
+  kind: PageKind = 'other',
+  jsonLd: JsonLdNode[] = [],
+): Element {
+  const content = pickContent(document, kind);
+  if (kind !== 'discussion') {
+    removeLabelledTails(content, ELSEWHERE_LABEL);
+    // On other pages a comments label can open a thread's replies: the comments weighing decides.
+    if (kind === 'article') removeLabelledTails(content, COMMENTS_LABEL);
+  }
+  if (kind === 'product') {
+    removeOtherProducts(content);
+    removeDuplicateBlocks(content);
+    // Drawn by scripts: what the page's JSON-LD says of the product is what a reader would see.
+    if (measure(content).of.get(content)!.chars < THIN_PRODUCT_CHARS) {
+      const product = productFromJsonLd(jsonLd, content.ownerDocument);
+      if (product) content.append(product);
+    }
+  } else if (kind !== 'discussion') removeDuplicateBlocks(content, REPEATABLE);
+  return content;
+}
+
+function pickContent(document: Document, kind: PageKind): Element {
+  const body = document.body ?? document.documentElement;
+  const page = measure(body);
+  removeChrome(body, page.of, kind);
+  removeFacetPanels(body, page.of);
+  const cleaned = measure(body);
+  const root = coverageRoot(body, cleaned.of);
+  const prune = planPrune(root, cleaned.of, kind !== 'product');
+  const pruned = () => {
+    if (prune.blockShare <= MAX_PRUNED_SHARE) for (const block of prune.blocks) block.remove();
+    return root;
+  };
+  // A discussion's posts by many authors are its content, which Readability drops as comments.
+  if (kind === 'discussion') return pruned();
+  // Mostly repeated items (cards, posts, results): Readability would keep one or drop them all.
+  if (kind !== 'article' && prune.itemShare >= ITEM_SHARE) return pruned();
+  // On what the chrome's removal left: Readability then weighs the page's content only.
+  const article = readabilityCanAfford(page) ? readabilityArticle(document) : undefined;
+  pruned();
+  const rootChars = measure(root).of.get(root)!.chars;
+  const articleChars = article ? measure(article).of.get(article)!.chars : 0;
+  if (articleChars >= MIN_ARTICLE_CHARS && articleChars >= ARTICLE_SHARE[kind] * rootChars) return article!;
+  return root;
+}

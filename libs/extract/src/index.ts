@@ -1,0 +1,3 @@
+export { extractMainContent } from './extract';
+export { type PageKind, readPageProfile } from './profile';
+export { type JsonLdNode, jsonLdNodes, typesOf } from './json-ld';

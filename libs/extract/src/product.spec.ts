@@ -1,0 +1,100 @@
+import { parseHTML } from 'linkedom';
+import { extractMainContent, jsonLdNodes, readPageProfile } from './index';
+
+const sentence = (topic: string, i: number) =>
+  `${topic} sentence ${i} carries enough words to read as real prose for the extractor to weigh.`;
+const paragraphs = (topic: string, count: number) =>
+  Array.from({ length: count }, (_, i) => `<p>${sentence(topic, i)}</p>`).join('');
+
+const PRODUCT_LD = (description: string) =>
+  `<script type="application/ld+json">${JSON.stringify({
+    '@context': 'https://schema.org',
+    '@type': 'Product',
+    name: 'Steel kettle',
+    description,
+    offers: { '@type': 'Offer', price: '49.00', priceCurrency: 'EUR' },
+  })}</script>`;
+
+function extract(head: string, body: string): string {
+  const { document } = parseHTML(`<!doctype html><html><head>${head}</head><body>${body}</body></html>`);
+  const jsonLd = jsonLdNodes(document);
+  const kind = readPageProfile(document, jsonLd);
+  return (extractMainContent(document, kind, jsonLd).textContent ?? '').replace(/\s+/g, ' ');
+}
+
+describe('extractMainContent on product pages', () => {
+  const cards = (count: number) =>
+    Array.from(
+      { length: count },
+      (_, i) => `<div class="card"><a href="/p/${i}">otherProduct ${i} with a long enough name</a></div>`,
+    ).join('');
+
+  it('drops other products and reviews, and keeps one copy of a repeated block', () => {
+    const text = extract(
+      PRODUCT_LD('A kettle.'),
+      `<div class="product"><h1>Steel kettle</h1><span class="price">$49.00</span>
+        <div class="desktop">${paragraphs('kettleDescription', 3)}</div>
+        <div class="mobile">${paragraphs('kettleDescription', 3)}</div>
+        <table><tr><th>Capacity</th><td>1.7 l</td></tr></table>
+        <div class="carousel">${cards(8)}</div>
+        <section><h2>Customer reviews</h2><h3>Great</h3><p>reviewText of a happy buyer.</p>
+          <h3>Fine</h3><p>reviewText of another buyer.</p></section>
+        <section><h2>You may also like</h2>${cards(4).replace(/otherProduct/g, 'alsoLike')}</section></div>`,
+    );
+    for (const part of ['Steel kettle', '$49.00', 'kettleDescription sentence 2', 'Capacity'])
+      expect(text).toContain(part);
+    expect(text.split('kettleDescription sentence 2').length).toBe(2);
+    for (const noise of ['otherProduct', 'reviewText', 'alsoLike']) expect(text).not.toContain(noise);
+  });
+
+  it('reads the product from JSON-LD when the visible page is a script shell', () => {
+    const text = extract(
+      PRODUCT_LD('<strong>Boils fast.</strong>\nA brushed steel body that keeps its shine.'),
+      `<div id="app"><a href="#main">Skip to content</a></div>`,
+    );
+    for (const part of ['Steel kettle', '49.00 EUR', 'Boils fast.', 'A brushed steel body'])
+      expect(text).toContain(part);
+    expect(text).not.toContain('<strong>');
+  });
+
+  it('leaves a product page with visible text as it is', () => {
+    const text = extract(
+      PRODUCT_LD('jsonLdOnly description.'),
+      `<main>${paragraphs('visibleText', 4)}</main>`,
+    );
+    expect(text).toContain('visibleText sentence 3');
+    expect(text).not.toContain('jsonLdOnly');
+  });
+});
+
+describe('extractMainContent on collections', () => {
+  it('keeps the product cards and drops a filter panel of labelled checkboxes', () => {
+    const options = [
+      'Red',
+      'Blue',
+      'Green',
+      'Black',
+      'White',
+      'Small',
+      'Medium',
+      'Large',
+      '$10 - $25',
+      '$25 - $50',
+    ]
+      .flatMap((label) => [label, `${label} (2)`])
+      .map((label, i) => `<li><input type="checkbox" id="o${i}"><label for="o${i}">${label}</label></li>`)
+      .join('');
+    const cards = Array.from(
+      { length: 10 },
+      (_, i) =>
+        `<li class="tile"><a href="/p/${i}"><h3>collectionTile ${i}</h3></a><p>Tile ${i} details in words.</p></li>`,
+    ).join('');
+    const text = extract(
+      '',
+      `<div class="page"><div class="facet-panel"><h2>Colour</h2><ul>${options}</ul></div>
+        <h1>Kettles</h1><ul class="tiles">${cards}</ul></div>`,
+    );
+    for (let i = 0; i < 10; i++) expect(text).toContain(`collectionTile ${i}`);
+    for (const option of ['Green', '$10 - $25']) expect(text).not.toContain(option);
+  });
+});

@@ -1,0 +1,71 @@
+import { parseHTML } from 'linkedom';
+import { extractMainContent, jsonLdNodes, readPageProfile } from './index';
+
+const paragraphs = (topic: string, count: number) =>
+  Array.from(
+    { length: count },
+    (_, i) => `<p>${topic} sentence ${i} carries enough words to read as real prose for the extractor.</p>`,
+  ).join('');
+
+const ARTICLE_LD = `<script type="application/ld+json">${JSON.stringify({ '@type': 'BlogPosting' })}</script>`;
+
+function extract(body: string, head = ''): string {
+  const { document } = parseHTML(`<!doctype html><html><head>${head}</head><body>${body}</body></html>`);
+  const jsonLd = jsonLdNodes(document);
+  return (extractMainContent(document, readPageProfile(document, jsonLd), jsonLd).textContent ?? '').replace(
+    /\s+/g,
+    ' ',
+  );
+}
+
+const links = (topic: string) =>
+  `<ul>${[1, 2, 3].map((i) => `<li><a href="/${topic}/${i}">${topic} story number ${i}</a></li>`).join('')}</ul>`;
+
+describe('labelled tails', () => {
+  it('drops what follows a "related" label that is not a heading, in any of the corpora languages', () => {
+    for (const label of ['Auch interessant:', 'You might also like', 'Articles similaires']) {
+      const text = extract(`<div class="entry">${paragraphs('bodyText', 12)}
+        <p><strong>${label}</strong></p>${links('elsewhere')}</div>`);
+      expect(text).toContain('bodyText sentence 11');
+      expect(text).not.toContain(label);
+      expect(text).not.toContain('elsewhere story');
+    }
+  });
+
+  it('drops a comments section below an article, labelled by a heading', () => {
+    const text = extract(
+      `<article>${paragraphs('bodyText', 12)}<h3>Leave a Reply</h3><p>Your email address is never shown.</p></article>`,
+      ARTICLE_LD,
+    );
+    expect(text).toContain('bodyText sentence 11');
+    expect(text).not.toContain('Leave a Reply');
+    expect(text).not.toContain('email address');
+  });
+
+  it('keeps what follows a label when that is much of the page: the label opens the content', () => {
+    const text = extract(`<div class="entry"><h2>Related topics</h2>${paragraphs('bodyText', 12)}</div>`);
+    expect(text).toContain('Related topics');
+    expect(text).toContain('bodyText sentence 11');
+  });
+
+  it('keeps a comments label on a page that does not say it is an article', () => {
+    const text = extract(
+      `<div class="entry">${paragraphs('bodyText', 12)}<h3>Comments</h3>${paragraphs('reply', 2)}</div>`,
+    );
+    expect(text).toContain('reply sentence 1');
+  });
+});
+
+describe('copies of a block', () => {
+  it('keeps one copy of a block laid out twice, but repeated code, table and list lines all', () => {
+    const code = '<pre><code>curl -u key: https://api.example.test/v1/charges -d amount=1099</code></pre>';
+    const plan = '<li>Unlimited support by email, phone and chat on every working day</li>';
+    const text = extract(`<div class="page"><div class="desktop">${paragraphs('intro', 4)}</div>
+      <div class="phone">${paragraphs('intro', 4)}</div>${paragraphs('bodyText', 6)}${code}<p>Then again:</p>${code}${paragraphs('refrain', 1)}${paragraphs('refrain', 1)}
+      <ul class="basic">${plan}</ul><ul class="premium">${plan}</ul></div>`);
+    expect(text.split('intro sentence 3').length).toBe(2);
+    expect(text.split('curl -u key').length).toBe(3);
+    expect(text.split('Unlimited support').length).toBe(3);
+    expect(text.split('refrain sentence 0').length).toBe(3);
+  });
+});

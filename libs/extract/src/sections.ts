@@ -1,0 +1,162 @@
+import { measure } from './text-stats';
+
+/**
+ * Sections opened by a label: what a heading or a short line names (other products, related
+ * stories, readers' comments, sharing) says what follows it is, whatever its markup.
+ */
+
+const HEADINGS = 'h1, h2, h3, h4, h5, h6';
+
+/** Headings read: past these the rest stays (bounded cost, with the depth of each). */
+const MAX_HEADINGS = 200;
+
+/** A heading or line longer than this is a title or a sentence of its own, not a section's label. */
+const MAX_LABEL_CHARS = 80;
+
+/**
+ * Labels that open what points elsewhere (related stories, more to read, sharing), in the
+ * corpora's languages (English, German, French, Spanish): below any page's own content.
+ */
+export const ELSEWHERE_LABEL = new RegExp(
+  '^(' +
+    [
+      'related( (posts?|articles?|stories|content|reading|links|topics))?\\b',
+      'similar (posts|articles|stories)',
+      'recommended( for you| reading| articles| stories)?$',
+      'read (more|next|also)\\b',
+      'more (stories|articles|posts|news) ',
+      'you (may|might) (also )?(like|enjoy|be interested)',
+      'popular (posts|articles|stories)',
+      'share (this|on)\\b',
+      'post navigation',
+      'verwandte (beiträge|artikel|themen)',
+      'ähnliche (beiträge|artikel)',
+      'das könnte (sie|dich) (auch )?interessieren',
+      'auch interessant',
+      'mehr zum thema',
+      'weitere (artikel|beiträge|nachrichten|themen)',
+      'lesen sie auch',
+      '(diesen (artikel|beitrag) )?teilen$',
+      'articles similaires',
+      'à lire aussi',
+      'sur le même sujet',
+      'vous aimerez aussi',
+      'artículos relacionados',
+      'también te puede interesar',
+    ].join('|') +
+    ')[\\s:.]*$',
+  'i',
+);
+
+/** Labels that open readers' comments or the form to write one. */
+export const COMMENTS_LABEL =
+  /^((\d+ )?(comments?|responses?|replies|kommentare?|commentaires?|comentarios?)|(leave|post|write) a (reply|comment)|(einen )?kommentar (schreiben|hinterlassen)|schreibe einen kommentar|(laisser|laissez) un commentaire|deja un comentario)[\s:.]*$/i;
+
+const levelOf = (heading: Element) => Number(heading.tagName[1]);
+
+/**
+ * The sections `headings` open, for those `opens` accepts: the largest element under `content`
+ * holding the heading and no other heading of its level or above (the cards under a "Related
+ * products" heading have smaller ones). One walk up from each heading counts what each holds.
+ */
+function sectionsOf(headings: Element[], content: Element, opens: (heading: Element) => boolean): Element[] {
+  // Per ancestor, how many headings of each level (index 1 to 6) it holds.
+  const held = new Map<Element, number[]>();
+  for (const heading of headings)
+    for (let at = heading.parentElement; at && at !== content; at = at.parentElement) {
+      const counts = held.get(at) ?? new Array<number>(7).fill(0);
+      counts[levelOf(heading)]++;
+      held.set(at, counts);
+    }
+  const peersIn = (element: Element, level: number) =>
+    (held.get(element) ?? []).slice(1, level + 1).reduce((sum, count) => sum + count, 0);
+  return headings.filter(opens).map((heading) => {
+    let section = heading;
+    for (
+      let at = heading.parentElement;
+      at && at !== content && peersIn(at, levelOf(heading)) <= 1;
+      at = at.parentElement
+    )
+      section = at;
+    return section;
+  });
+}
+
+/** What follows a heading among its siblings, up to the next heading of its level or above. */
+function flatSection(heading: Element): Element[] {
+  const level = levelOf(heading);
+  const section = [heading];
+  for (let next = heading.nextElementSibling; next; next = next.nextElementSibling) {
+    if (/^H[1-6]$/.test(next.tagName) && levelOf(next) <= level) break;
+    section.push(next);
+  }
+  return section;
+}
+
+/**
+ * Removes, under `content`, the sections opened by a heading whose text `label` matches: the
+ * largest element holding it and no peer heading, or, when the heading stands among its section's
+ * paragraphs, it and its siblings up to the next peer heading.
+ */
+export function removeSectionsHeaded(content: Element, label: RegExp): void {
+  const headings = [...content.querySelectorAll(HEADINGS)].slice(0, MAX_HEADINGS);
+  const opens = (heading: Element) => {
+    const text = (heading.textContent ?? '').trim();
+    return text.length <= MAX_LABEL_CHARS && label.test(text);
+  };
+  for (const section of sectionsOf(headings, content, opens))
+    for (const element of /^H[1-6]$/.test(section.tagName) ? flatSection(section) : [section])
+      element.remove();
+}
+
+/** A label is a line: a few elements at most (its text is read whole). */
+const MAX_LABEL_ELEMENTS = 8;
+
+/** Labels read: each reads its siblings, so past these the rest stays (bounded cost). */
+const MAX_LABELS = 50;
+
+/** A label's tail goes only when it holds less than this share of the content: it closes the page. */
+const MAX_TAIL_SHARE = 0.25;
+
+/**
+ * Removes, under `content`, each block whose whole text `label` matches ("Related posts",
+ * "Auch interessant:", a heading or a paragraph alike) and what follows it in its container, when
+ * that is a small part of the content: what points elsewhere closes a page, it does not open it.
+ */
+export function removeLabelledTails(content: Element, label: RegExp): void {
+  const { of: stats } = measure(content);
+  const total = stats.get(content)?.chars ?? 0;
+  const charsOf = (element: Element) => stats.get(element)?.chars ?? 0;
+  const labels: Element[] = [];
+  const stack: Element[] = [];
+  for (let child = content.lastElementChild; child; child = child.previousElementSibling) stack.push(child);
+  while (stack.length) {
+    const element = stack.pop()!;
+    const { chars = 0, elements = 0 } = stats.get(element) ?? {};
+    if (
+      chars > 0 &&
+      chars <= MAX_LABEL_CHARS &&
+      elements <= MAX_LABEL_ELEMENTS &&
+      label.test((element.textContent ?? '').trim())
+    ) {
+      if (labels.push(element) >= MAX_LABELS) break;
+      continue;
+    }
+    for (let child = element.lastElementChild; child; child = child.previousElementSibling) stack.push(child);
+  }
+  for (const found of labels) {
+    if (!content.contains(found)) continue; // in an earlier label's tail
+    // The outermost element holding the label alone: its siblings are the section.
+    let start = found;
+    while (
+      start.parentElement &&
+      start.parentElement !== content &&
+      charsOf(start.parentElement) === charsOf(found)
+    )
+      start = start.parentElement;
+    const tail = [start];
+    for (let next = start.nextElementSibling; next; next = next.nextElementSibling) tail.push(next);
+    const tailChars = tail.reduce((sum, element) => sum + charsOf(element), 0);
+    if (tailChars < MAX_TAIL_SHARE * total) for (const element of tail) element.remove();
+  }
+}

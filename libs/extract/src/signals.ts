@@ -1,0 +1,137 @@
+/**
+ * What marks an element as boilerplate or as content, from its tag, ARIA role and class or id:
+ * the signals every open extractor reads (Readability's unlikely/positive candidates, trafilatura's
+ * discard lists), as words, never as sites.
+ */
+
+/** Tags that hold navigation, chrome or controls, not content. */
+const CHROME_TAGS = new Set([
+  'NAV',
+  'ASIDE',
+  'FOOTER',
+  'HEADER',
+  'MENU',
+  'SELECT',
+  'BUTTON',
+  'TEXTAREA',
+  'INPUT',
+]);
+
+/**
+ * A <header> inside these heads its section (a title and its lead), not the page: only the page's
+ * own is a banner, as ARIA maps them.
+ */
+const SECTIONING = 'article, section, main, [role="main"], [role="article"]';
+
+const CHROME_ROLES = new Set([
+  'navigation',
+  'banner',
+  'contentinfo',
+  'complementary',
+  'search',
+  'dialog',
+  'alertdialog',
+  'menu',
+  'menubar',
+  'toolbar',
+  'tooltip',
+]);
+
+/** Words in a class or id that name chrome, matched against each token, its first and its last part. */
+const CHROME_WORDS = new Set(
+  (
+    'nav navbar navigation menu menubar submenu breadcrumb breadcrumbs sidebar footer header masthead ' +
+    'banner newsletter subscribe subscription share sharing social socials ' +
+    'related recommended recommendations promo promotion advert advertisement ads ad sponsor sponsored ' +
+    'skip pagination pager toc respond login signin signup search filter filters ' +
+    'facet facets tags tagcloud byline disclaimer copyright outbrain taboola signature postprofile'
+  ).split(' '),
+);
+
+/** Words that say the element holds content: they win over CHROME_WORDS in the same name. */
+const CONTENT_WORDS = new Set(
+  (
+    'article content main post entry story body text product description thread topic message question ' +
+    'answer answers docs doc documentation markdown prose results listing'
+  ).split(' '),
+);
+
+/** Class and id read this far: a page can put megabytes in one attribute. */
+const MAX_NAME_CHARS = 300;
+
+/** State modifiers ("has-sidebar", "no-banner") say what is around the element, not what it is. */
+const MODIFIER = /^(has|with|no|show|is|not)[-_]/;
+
+/** Words that mark chrome however much text it holds: a consent dialog can outweigh the article. */
+const OVERLAY_WORDS = new Set('cookie cookies consent gdpr onetrust modal popup'.split(' '));
+
+/** Words that name readers' comments: the content of a discussion, noise below an article. */
+const COMMENT_WORDS = new Set('comment comments commentlist commentlisting disqus replies'.split(' '));
+
+/** Whole class names that hide an element by the page's own stylesheet. */
+const HIDING_CLASSES = new Set(
+  'hide hidden is-hidden d-none invisible visually-hidden visuallyhidden sr-only screen-reader-text'.split(
+    ' ',
+  ),
+);
+
+/** Chrome words that mark navigation: they remove a block only when links make up much of it. */
+const NAVIGATION_WORDS = new Set(
+  'nav navbar navigation menu menubar submenu breadcrumb breadcrumbs sidebar toc pagination pager tags tagcloud related recommended recommendations share sharing social socials filter filters facet facets'.split(
+    ' ',
+  ),
+);
+
+export interface Names {
+  /** Each class or id token, and its first part ("nav" in "nav-main-menu"). */
+  heads: string[];
+  /** Each token's last part ("menu" in "nav-main-menu"). */
+  tails: string[];
+}
+
+/** The words of the element's class and id tokens, not those inside them, which are mostly layout. */
+export function names(element: Element): Names {
+  const name = `${element.getAttribute('class') ?? ''} ${element.getAttribute('id') ?? ''}`;
+  const found: Names = { heads: [], tails: [] };
+  for (const token of name.slice(0, MAX_NAME_CHARS).toLowerCase().split(/\s+/)) {
+    if (!token || MODIFIER.test(token)) continue;
+    const parts = token.split(/[-_]+/).filter(Boolean);
+    found.heads.push(token);
+    if (parts.length > 1) {
+      found.heads.push(parts[0]);
+      found.tails.push(parts[parts.length - 1]);
+    }
+  }
+  return found;
+}
+
+export type Signal =
+  | 'hidden'
+  | 'overlay'
+  | 'navigation'
+  | 'comments'
+  | 'chrome-tag'
+  | 'navigation-name'
+  | 'chrome-name'
+  | 'content'
+  | 'none';
+
+/** The strongest signal an element's own markup gives. */
+export function signalOf(element: Element): Signal {
+  const role = element.getAttribute('role');
+  if (element.tagName === 'NAV' || role === 'navigation') return 'navigation';
+  if (role && CHROME_ROLES.has(role)) return 'chrome-tag';
+  if (CHROME_TAGS.has(element.tagName) && !(element.tagName === 'HEADER' && element.closest(SECTIONING)))
+    return 'chrome-tag';
+  if (element.getAttribute('aria-modal') === 'true') return 'chrome-tag';
+  const className = (element.getAttribute('class') ?? '').slice(0, MAX_NAME_CHARS).toLowerCase();
+  for (const name of className.split(/\s+/)) if (HIDING_CLASSES.has(name)) return 'hidden';
+  const { heads, tails } = names(element);
+  const all = [...heads, ...tails];
+  if (all.some((word) => CONTENT_WORDS.has(word))) return 'content';
+  if (heads.some((word) => OVERLAY_WORDS.has(word))) return 'overlay';
+  if (all.some((word) => COMMENT_WORDS.has(word))) return 'comments';
+  const chrome = all.find((word) => CHROME_WORDS.has(word));
+  if (chrome) return NAVIGATION_WORDS.has(chrome) ? 'navigation-name' : 'chrome-name';
+  return 'none';
+}

@@ -1,0 +1,125 @@
+import type { TextStats } from './text-stats';
+
+/** Link text counts this much toward an element's weight: cards and listings are links too. */
+const LINK_WEIGHT = 0.3;
+
+/** The root descends into a child while the child holds at least this share of the page's weight. */
+const COVERAGE = 0.75;
+
+/** A block with more link text than this share is navigation, unless it is a repeated item. */
+const MAX_LINK_DENSITY = 0.6;
+
+/** Link-dense blocks holding more than this share of the root's weight stay (a listing's grid). */
+const MAX_PRUNED_SHARE = 0.25;
+
+/** Siblings sharing a tag and class that make an element an item of a repeated structure. */
+const MIN_REPEATS = 3;
+
+const weight = (stats: TextStats | undefined) =>
+  stats ? stats.chars - stats.linkChars + LINK_WEIGHT * stats.linkChars : 0;
+
+/**
+ * Elements whose markdown needs the element itself, so the root is never one of them or inside
+ * one: the root's children are converted, and a table's rows alone lose their table.
+ */
+const WHOLE = new Set(['TABLE', 'PRE', 'BLOCKQUOTE', 'DL', 'FIGURE']);
+
+/** The deepest element still holding COVERAGE of the page's weight, outside every WHOLE one. */
+export function coverageRoot(body: Element, stats: Map<Element, TextStats>): Element {
+  const floor = COVERAGE * weight(stats.get(body));
+  let root = body;
+  for (;;) {
+    let best: Element | undefined;
+    let bestWeight = 0;
+    for (let child = root.firstElementChild; child; child = child.nextElementSibling) {
+      const w = weight(stats.get(child));
+      if (w > bestWeight) [best, bestWeight] = [child, w];
+    }
+    if (!best || bestWeight < floor || WHOLE.has(best.tagName)) return root;
+    root = best;
+  }
+}
+
+/** Blocks that may be pruned; inline elements (a link in a sentence) never are. */
+const BLOCKS = new Set(['DIV', 'SECTION', 'UL', 'OL', 'LI', 'DL', 'TABLE', 'P', 'SPAN']);
+
+/** Class attributes read this far: a page can put megabytes in one. */
+const MAX_CLASS_CHARS = 300;
+
+/** Class tokens that tell one item from its siblings (an id, a position in a row), not its kind. */
+const PER_ITEM_TOKEN = /\d|^(first|last|odd|even|active|current|selected)$/;
+
+/** An element's tag and class, without the tokens that differ from one item to the next. */
+function signature(element: Element): string {
+  const tokens = (element.getAttribute('class') ?? '').slice(0, MAX_CLASS_CHARS).split(/\s+/);
+  return `${element.tagName}.${tokens.filter((token) => !PER_ITEM_TOKEN.test(token)).join(' ')}`;
+}
+
+/** Counts of its children's signatures, per parent, each parent read once. */
+class Repeats {
+  private readonly counts = new Map<Element, Map<string, number>>();
+
+  isItem(element: Element): boolean {
+    const parent = element.parentElement;
+    if (!parent) return false;
+    let counts = this.counts.get(parent);
+    if (!counts) {
+      counts = new Map();
+      for (let child = parent.firstElementChild; child; child = child.nextElementSibling) {
+        const key = signature(child);
+        counts.set(key, (counts.get(key) ?? 0) + 1);
+      }
+      this.counts.set(parent, counts);
+    }
+    return (counts.get(signature(element)) ?? 0) >= MIN_REPEATS;
+  }
+}
+
+export interface PrunePlan {
+  /** Link-dense blocks (menus, tag lists, related links) that are not items of a repeated structure. */
+  blocks: Element[];
+  /**
+   * The share of the root's text in repeated items that carry a class (cards, posts, results,
+   * rather than a list's bare items): high for listings, collections and threads.
+   */
+  itemShare: number;
+  /** The share of the root's weight in `blocks`. */
+  blockShare: number;
+}
+
+/** What pruning the root would remove, read without changing the tree (Readability copies it next). */
+export function planPrune(root: Element, stats: Map<Element, TextStats>, keepItems = true): PrunePlan {
+  const total = Math.max(1, weight(stats.get(root)));
+  const repeats = new Repeats();
+  const blocks: Element[] = [];
+  let itemChars = 0;
+  let blockWeight = 0;
+  const stack: Element[] = [];
+  for (let child = root.firstElementChild; child; child = child.nextElementSibling) stack.push(child);
+  while (stack.length) {
+    const element = stack.pop()!;
+    const own = stats.get(element);
+    if (!own) continue;
+    // An item of a repeated structure (a card, a post) is kept whole, its links with it.
+    if (keepItems && repeats.isItem(element)) {
+      if (element.hasAttribute('class')) itemChars += own.chars;
+      continue;
+    }
+    if (
+      BLOCKS.has(element.tagName) &&
+      own.chars > 0 &&
+      own.linkChars / own.chars > MAX_LINK_DENSITY &&
+      weight(own) / total < MAX_PRUNED_SHARE
+    ) {
+      blocks.push(element);
+      blockWeight += weight(own);
+      continue;
+    }
+    for (let child = element.firstElementChild; child; child = child.nextElementSibling) stack.push(child);
+  }
+  return {
+    blocks,
+    itemShare: itemChars / Math.max(1, stats.get(root)?.chars ?? 0),
+    blockShare: blockWeight / total,
+  };
+}

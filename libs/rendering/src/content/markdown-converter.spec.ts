@@ -1,0 +1,21 @@
+import { escapeMarkdown } from './markdown-converter';
+
+describe('escapeMarkdown', () => {
+  it.each([
+    ['plain text, a-b, a=b, 1.5, #hash, a>b', 'plain text, a-b, a=b, 1.5, #hash, a>b'],
+    ['back\\slash', 'back\\\\slash'],
+    ['2 * 3', '2 \\* 3'],
+    ['- not a list', '\\- not a list'],
+    ['+ not a list', '\\+ not a list'],
+    ['== not a heading', '\\== not a heading'],
+    ['## not a heading', '\\## not a heading'],
+    ['`code`', '\\`code\\`'],
+    ['~~~ not a fence', '\\~~~ not a fence'],
+    ['[not a link]', '\\[not a link\\]'],
+    ['> not a quote', '\\> not a quote'],
+    ['snake_case', 'snake\\_case'],
+    ['1984. not a list', '1984\\. not a list'],
+  ])('escapes %j as %j', (text, escaped) => {
+    expect(escapeMarkdown(text)).toBe(escaped);
+  });
+});
