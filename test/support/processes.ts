@@ -54,17 +54,23 @@ export function runCompiled(entry: string, env: NodeJS.ProcessEnv): RunningProce
   return { child, output: () => out, exited };
 }
 
-/** Polls a URL until it answers 200 or the deadline passes. */
-export async function waitForHttp(url: string, timeoutMs = 20000): Promise<void> {
+/**
+ * Polls a URL until it answers 200 or the deadline passes. The default leaves room for a Nest app's
+ * start on a loaded 2-core machine (three workers starting at once there took past 20 s).
+ */
+export async function waitForHttp(url: string, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
+  let last = 'not listening';
   for (;;) {
     try {
       const res = await fetch(url);
       if (res.ok) return;
+      last = `${res.status} ${(await res.text()).slice(0, 300)}`;
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new Error(`${url} did not answer 200 within ${timeoutMs} ms`);
+    if (Date.now() > deadline)
+      throw new Error(`${url} did not answer 200 within ${timeoutMs} ms (last: ${last})`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }

@@ -36,7 +36,7 @@ describe('crawls across worker processes', () => {
     api = await startApi({ REDIS_URL: redis.url });
     account = await createAccount(api, 'enterprise');
     await Promise.all([startWorker(), startWorker(), startWorker()]);
-  }, 60_000);
+  }, 120_000);
   afterAll(async () => {
     for (const w of workers) w.child.kill('SIGKILL');
     await Promise.all(workers.map((w) => w.exited));
