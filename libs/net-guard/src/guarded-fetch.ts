@@ -39,6 +39,7 @@ export interface GuardedFetchOptions {
   maxBytes?: number;
   /** false (default): a 3xx is the answer; true: up to 20 hops; a number: up to that many. */
   followRedirects?: boolean | number;
+  /** Trusted CAs, for the target and for an https `upstream`, instead of the system store (tests). */
   ca?: string | Buffer | Array<string | Buffer>;
   /**
    * Keep-alive agents (createGuardedAgents with keepAlive) whose connections later fetches reuse;
@@ -114,12 +115,7 @@ async function tunnelTo(url: URL, pinned: string[], options: GuardedFetchOptions
   const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
   let socket;
   try {
-    socket = await dialUpstream(
-      options.upstream!,
-      { host: pinned[0], port },
-      options.policy,
-      options.resolver,
-    );
+    socket = await dialUpstream(options.upstream!, { host: pinned[0], port }, options);
   } catch (err) {
     throw err instanceof ProxyError ? new FetchFailedError('PROXY', err.message) : err;
   }
