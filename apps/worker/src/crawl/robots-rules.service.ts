@@ -1,10 +1,10 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import Redis from 'ioredis';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import robotsParser from 'robots-parser';
 import { WorkerEnv } from '@app/config';
-import { AddressPolicy, HOST_RESOLVER, HostResolver } from '@app/net-guard';
+import { AddressPolicy, HOST_RESOLVER, HostResolver, type UpstreamProxy } from '@app/net-guard';
 import { REDIS, RedisKeys } from '@app/persistence';
 import { fetchSiteFile } from './site-file';
 
@@ -33,8 +33,17 @@ interface Cached {
 }
 
 /**
- * robots.txt per origin, parsed by robots-parser and cached in Redis for an hour (shared by all
- * workers) and in process for a minute. As Google reads it: 4xx means no rules; 5xx or 429 means
+ * Whose robots.txt a cached copy is: fetched directly, or through which upstream proxy (a site may
+ * answer a proxy's address otherwise, so a job never uses a copy fetched another way). The hash
+ * is of the proxy's URL, which holds no credentials; keys and logs carry only the hash.
+ */
+export function proxyIdentity(proxy: UpstreamProxy | undefined): string {
+  return proxy ? createHash('sha256').update(proxy.url).digest('hex').slice(0, 16) : 'direct';
+}
+
+/**
+ * robots.txt per origin and way out (direct or an upstream proxy, `proxyIdentity`), parsed by
+ * robots-parser and cached in Redis for an hour (shared by all workers) and in process for a minute. As Google reads it: 4xx means no rules; 5xx or 429 means
  * the whole site is off limits for now; no answer at all (DNS, refused address, past
  * ROBOTS_TIMEOUT_MS) means no rules, and the page fetch then reports the real error; a file over
  * ROBOTS_MAX_BYTES is read as no rules. One fetch per origin while it is cached, however many
@@ -60,28 +69,31 @@ export class RobotsRules {
     this.timeoutMs = env.ROBOTS_TIMEOUT_MS;
   }
 
-  async forOrigin(origin: string): Promise<Robots> {
-    const hit = this.local.get(origin);
+  /** The origin's robots.txt as fetched through `proxy` (the job's pages' own), or directly without. */
+  async forOrigin(origin: string, proxy?: UpstreamProxy): Promise<Robots> {
+    const via = proxyIdentity(proxy);
+    const name = `${via} ${origin}`;
+    const hit = this.local.get(name);
     if (hit && hit.until > Date.now()) return hit.robots;
-    let loading = this.loading.get(origin);
+    let loading = this.loading.get(name);
     if (!loading) {
-      loading = this.load(origin).finally(() => this.loading.delete(origin));
-      this.loading.set(origin, loading);
+      loading = this.load(origin, via, proxy).finally(() => this.loading.delete(name));
+      this.loading.set(name, loading);
     }
     return loading;
   }
 
-  private async load(origin: string): Promise<Robots> {
-    const robots = toRobots(origin, await this.cached(origin));
+  private async load(origin: string, via: string, proxy: UpstreamProxy | undefined): Promise<Robots> {
+    const robots = toRobots(origin, await this.cached(origin, via, proxy));
     if (this.local.size >= LOCAL_MAX) this.local.clear();
-    this.local.set(origin, { robots, until: Date.now() + LOCAL_TTL_MS });
+    this.local.set(`${via} ${origin}`, { robots, until: Date.now() + LOCAL_TTL_MS });
     return robots;
   }
 
   /** The stored file, or the one this worker fetches under the lock, or the one another stores. */
-  private async cached(origin: string): Promise<Cached> {
-    const key = this.keys.key('robots', origin);
-    const lock = this.keys.key('robots-lock', origin);
+  private async cached(origin: string, via: string, proxy: UpstreamProxy | undefined): Promise<Cached> {
+    const key = this.keys.key('robots', via, origin);
+    const lock = this.keys.key('robots-lock', via, origin);
     const token = randomUUID();
     // The lock outlives a fetch (its time cap), so a worker that died holding it delays the rest once.
     const lockMs = this.timeoutMs + 5000;
@@ -90,7 +102,7 @@ export class RobotsRules {
       if (stored) return JSON.parse(stored) as Cached;
       if (await this.redis.set(lock, token, 'PX', lockMs, 'NX')) {
         try {
-          const cached = await this.fetch(origin);
+          const cached = await this.fetch(origin, via, proxy);
           await this.redis.set(key, JSON.stringify(cached), 'EX', CACHE_TTL_S);
           return cached;
         } finally {
@@ -101,11 +113,11 @@ export class RobotsRules {
     }
   }
 
-  private async fetch(origin: string): Promise<Cached> {
+  private async fetch(origin: string, via: string, proxy: UpstreamProxy | undefined): Promise<Cached> {
     try {
       const { status, text } = await fetchSiteFile(
         `${origin}/robots.txt`,
-        { policy: this.policy, resolver: this.resolver },
+        { policy: this.policy, resolver: this.resolver, upstream: proxy },
         this.maxBytes,
         this.timeoutMs,
       );
@@ -113,7 +125,7 @@ export class RobotsRules {
       if (status === 429 || status >= 500) return { kind: 'unavailable', status };
       return { kind: 'none' };
     } catch (err) {
-      this.logger.debug({ origin, err }, 'robots.txt not read');
+      this.logger.debug({ origin, via, err }, 'robots.txt not read');
       return { kind: 'none' };
     }
   }

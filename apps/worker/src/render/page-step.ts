@@ -9,7 +9,7 @@ import type { RunningJob } from '@app/queues';
 import { RenderService, type RenderRequest } from '@app/rendering';
 import { SessionStore } from '@app/sessions';
 import { InFlightLimits, Lease } from './in-flight-limits';
-import { ProxyPool } from './proxy-pool';
+import { ProxyPool, type SiteRoute } from './proxy-pool';
 import { renderCounted } from './render-attempts';
 
 /** How soon a page that found its account or host at the in-flight limit is tried again. */
@@ -61,6 +61,11 @@ export class PageStep {
       ],
       options.timeout + LEASE_MARGIN_MS,
     );
+  }
+
+  /** How the job's robots.txt and sitemaps go out: as its pages do (docs/api.md, Upstream proxies). */
+  siteRoute(job: Pick<Job, 'accountId' | 'environment' | 'options'>): SiteRoute {
+    return this.proxies.siteRoute(this.headers.open(job.options as ScrapeOptions, job), job);
   }
 
   /**
