@@ -110,6 +110,27 @@ describe('upstream proxies', () => {
     expect(res.body.error.code).toBe('PROXY');
   });
 
+  it("sends a crawl page's robots.txt through the pool proxy its page takes", async () => {
+    const from = site.requests().length;
+    const accepted = await post('/v1/crawl', {
+      url: `${site.origin}/crawl/`,
+      limit: 1,
+      render: 'http',
+      ignore_sitemap: true,
+    }).expect(202);
+    const job = await waitForJob(api, account.liveKey, accepted.body.job_id as string);
+    expect(job.status).toBe('completed');
+    const throughWhich = (path: string) =>
+      site
+        .requests()
+        .slice(from)
+        .filter((r) => r.path === path)
+        .map((r) => pool.findIndex((p) => p.carried.some((c) => c.via === r.remotePort)));
+    const [robots] = throughWhich('/robots.txt');
+    expect(robots).toBeGreaterThanOrEqual(0);
+    expect(throughWhich('/crawl/')).toEqual([robots]);
+  });
+
   describe.each([
     ['http', { render: 'http' }],
     ['browser', { render: 'browser', engine: 'puppeteer' }],

@@ -74,9 +74,7 @@ export class CrawlRunner {
         job,
         { idx, url: page.url, attempts: page.attempts },
         renderOptions(options),
-        {
-          overlap: false,
-        },
+        { overlap: false, route },
       );
       if (result === 'cancelled') return;
       if (result !== 'taken') {

@@ -63,7 +63,11 @@ export class PageStep {
     );
   }
 
-  /** How the job's robots.txt and sitemaps go out: as its pages do (docs/api.md, Upstream proxies). */
+  /**
+   * How one page of the job goes out (docs/api.md, Upstream proxies), chosen once so that a crawl
+   * page's robots.txt and sitemaps take the same pool proxy as the page (`render`'s `route`) and
+   * the pool's turn moves once a page.
+   */
   siteRoute(job: Pick<Job, 'accountId' | 'environment' | 'options'>): SiteRoute {
     return this.proxies.siteRoute(this.headers.open(job.options as ScrapeOptions, job), job);
   }
@@ -75,13 +79,14 @@ export class PageStep {
    * as RENDER_CRASH once at PAGE_MAX_ATTEMPTS instead of being rendered again (renderCounted).
    * With `overlap` the first try starts while its mark commits (a commit costs as much as a static
    * page's whole render): a batch's pages go faster, and a page starting in the instant of a cancel
-   * is fetched and dropped. Without, nothing is fetched once the cancel has committed.
+   * is fetched and dropped. Without, nothing is fetched once the cancel has committed. `route`:
+   * the way out `siteRoute` chose for this page, else one is chosen here.
    */
   async render(
     job: Job,
     page: { idx: number; url: string; attempts: number },
     options: ScrapeOptions,
-    { overlap }: { overlap: boolean },
+    { overlap, route }: { overlap: boolean; route?: SiteRoute },
   ): Promise<PageResult | Refusal> {
     let opened = this.headers.open(options, job);
     // A crawl's pages come from its pages' links: the caller's headers go only to its start URL's origin.
@@ -103,7 +108,7 @@ export class PageStep {
         options: opened,
         isolationKey: job.accountId,
         session,
-        proxy: this.proxies.choose(opened, job),
+        proxy: route ? route.proxy : this.proxies.choose(opened, job),
       },
       {
         max,
