@@ -13,6 +13,7 @@ import {
   type PinnedRequestOptions,
 } from './guarded-agent';
 import { resolveAllowed, type HostResolver } from './resolve-host';
+import { trusting } from './trust';
 import { dialUpstream, ProxyError, type UpstreamProxy } from './upstream-proxy';
 import { parseTargetUrl } from './url-policy';
 
@@ -124,7 +125,7 @@ async function tunnelTo(url: URL, pinned: string[], options: GuardedFetchOptions
   return tls.connect({
     socket,
     servername: isIP(servername) ? undefined : servername,
-    ...(options.ca ? { ca: options.ca } : {}),
+    ...trusting(options.ca),
   });
 }
 

@@ -4,6 +4,7 @@ import { once } from 'node:events';
 import { SocksClient } from 'socks';
 import type { AddressPolicy } from './address-policy';
 import { resolveAllowed, type HostResolver } from './resolve-host';
+import { trusting } from './trust';
 
 /** A proxy our egress goes through: an operator's (PROXY_URLS) or a customer's own. */
 export interface UpstreamProxy {
@@ -113,7 +114,7 @@ async function httpTunnel(
           host: address,
           port,
           servername: net.isIP(proxy.hostname) ? undefined : proxy.hostname,
-          ...(ca ? { ca } : {}),
+          ...trusting(ca),
         })
       : net.connect({ host: address, port });
   try {
