@@ -205,7 +205,7 @@ describe('upstream proxies', () => {
   });
 
   // Last: it replaces the worker with one that has no PROXY_URLS.
-  it('fails a page that asked for the pool with PROXY on a worker without PROXY_URLS, never going direct', async () => {
+  it('fails a page, a crawl and a map that asked for the pool on a worker without PROXY_URLS, never going direct', async () => {
     await worker.close();
     worker = await startWorker({ PROXY_URLS: '' });
     const before = pool.map(carried);
@@ -214,6 +214,11 @@ describe('upstream proxies', () => {
       200,
     );
     expect(res.body.error).toEqual({ code: 'PROXY', message: expect.stringContaining('no PROXY_URLS') });
+    // Nor a crawl's robots.txt and sitemaps, nor a map's fetches.
+    const crawl = await post('/v1/crawl', { url: `${site.origin}/crawl/`, render: 'http', proxy: 'pool' });
+    const job = await waitForJob(api, account.liveKey, crawl.body.job_id as string);
+    expect(job.status).toBe('failed');
+    await post('/v1/map', { url: `${site.origin}/crawl/`, proxy: 'pool' }).expect(503);
     expect(pool.map(carried)).toEqual(before);
     expect(site.requests().length).toBe(served);
   });
