@@ -4,6 +4,7 @@ import { startForwardProxy, type ForwardProxy } from '../../../test/fixtures/for
 import { ApiHarness, TestAccount, createAccount, startApi } from '../../../test/support/api-harness';
 import { waitForJob } from '../../../test/support/jobs';
 import { WorkerHarness, startWorker } from '../../../test/support/worker-harness';
+import { proxyIdentity } from '../../worker/src/crawl/robots-rules.service';
 
 // A crawl's robots.txt and sitemaps, and a map's fetches, go out the way the job's pages do: through
 // its `proxy`. robots.txt is cached per origin and per way out, so a copy fetched directly (or
@@ -31,7 +32,7 @@ describe('robots.txt, sitemaps and maps through the job proxy', () => {
       .filter((r) => r.path === path)
       .map((r) => (proxy ?? crawlProxy).carried.some((c) => c.via === r.remotePort));
 
-  async function crawl(proxy: object | string): Promise<void> {
+  async function crawl(proxy: object | string, status = 'completed'): Promise<void> {
     const accepted = await post('/v1/crawl', {
       url: `${site.origin}/crawl/`,
       limit: 3,
@@ -39,7 +40,7 @@ describe('robots.txt, sitemaps and maps through the job proxy', () => {
       proxy,
     }).expect(202);
     const job = await waitForJob(api, account.liveKey, accepted.body.job_id as string);
-    expect(job.status).toBe('completed');
+    expect(job.status).toBe(status);
   }
 
   beforeAll(async () => {
@@ -92,6 +93,23 @@ describe('robots.txt, sitemaps and maps through the job proxy', () => {
     expect(res.body.errors).toEqual([{ field: 'proxy', message: expect.stringContaining('PROXY_URLS') }]);
     const bad = await post('/v1/map', { url: `${site.origin}/`, proxy: { url: 'http://127.0.0.2:3128' } });
     expect(bad.status).toBe(400);
+  });
+
+  it('keeps no robots.txt for a proxy that failed: the next job through it reads the file', async () => {
+    const flaky = await startForwardProxy({ username: USER, password: SECRET });
+    const redis = new Redis(api.env.REDIS_URL);
+    try {
+      const key = `${api.env.REDIS_PREFIX}:robots:${proxyIdentity({ url: flaky.url })}:${site.origin}`;
+      await crawl({ ...own(flaky), password: 'not-it' }, 'failed');
+      expect(await redis.exists(key)).toBe(0);
+      const start = site.requests().length;
+      await crawl(own(flaky));
+      expect(arrivals('/robots.txt', start, flaky)).toEqual([true]);
+      expect(await redis.exists(key)).toBe(1);
+    } finally {
+      redis.disconnect();
+      await flaky.close();
+    }
   });
 
   it('keeps the credentials out of Redis keys and values, and out of the logs', async () => {

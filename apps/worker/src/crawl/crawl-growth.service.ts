@@ -65,11 +65,11 @@ export class CrawlGrowth {
     if (!result.error) await this.aliasOtherSpellings(job.id, idx, result, scope);
     const found: Found[] = [];
     const depth = page.depth + 1;
-    const landedInScope = !result.final_url || scope.hostInScope(new URL(result.final_url).hostname);
-    // A page that failed, sits at max_depth or was redirected off the site leads nowhere.
     // No route: the page failed PROXY, and nothing goes out directly in its stead.
     if (!route) return;
     const { proxy } = route;
+    const landedInScope = !result.final_url || scope.hostInScope(new URL(result.final_url).hostname);
+    // A page that failed, sits at max_depth or was redirected off the site leads nowhere.
     if (!result.error && depth <= options.max_depth && landedInScope) {
       // Extraction stops at the cap too; a result from elsewhere is held to it here.
       const links = (result.links ?? []).slice(0, this.maxLinks);

@@ -4,7 +4,13 @@ import { createHash, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import robotsParser from 'robots-parser';
 import { WorkerEnv } from '@app/config';
-import { AddressPolicy, HOST_RESOLVER, HostResolver, type UpstreamProxy } from '@app/net-guard';
+import {
+  AddressPolicy,
+  FetchFailedError,
+  HOST_RESOLVER,
+  HostResolver,
+  type UpstreamProxy,
+} from '@app/net-guard';
 import { REDIS, RedisKeys } from '@app/persistence';
 import { fetchSiteFile } from './site-file';
 
@@ -30,6 +36,8 @@ interface Cached {
   kind: 'file' | 'none' | 'unavailable';
   text?: string;
   status?: number;
+  /** Not kept: the proxy failed, and the next caller asks again. Never stored. */
+  unkept?: true;
 }
 
 /**
@@ -43,10 +51,12 @@ export function proxyIdentity(proxy: UpstreamProxy | undefined): string {
 
 /**
  * robots.txt per origin and way out (direct or an upstream proxy, `proxyIdentity`), parsed by
- * robots-parser and cached in Redis for an hour (shared by all workers) and in process for a minute. As Google reads it: 4xx means no rules; 5xx or 429 means
- * the whole site is off limits for now; no answer at all (DNS, refused address, past
- * ROBOTS_TIMEOUT_MS) means no rules, and the page fetch then reports the real error; a file over
- * ROBOTS_MAX_BYTES is read as no rules. One fetch per origin while it is cached, however many
+ * robots-parser and cached in Redis for an hour (shared by all workers) and in process for a
+ * minute. As Google reads it: 4xx means no rules; 5xx or 429 means the whole site is off limits
+ * for now; no answer at all (DNS, refused address, past ROBOTS_TIMEOUT_MS) means no rules, and
+ * the page fetch then reports the real error; a file over ROBOTS_MAX_BYTES is read as no rules.
+ * An upstream proxy failing (PROXY) says nothing of the site, so that "no rules" is not kept: one
+ * caller's wrong proxy password would otherwise lift the rules for every job through that proxy. One fetch per origin while it is cached, however many
  * pages and workers ask at once: callers in a process share one promise, and across workers a
  * Redis lock lets one fetch while the others wait for what it stores.
  */
@@ -84,7 +94,9 @@ export class RobotsRules {
   }
 
   private async load(origin: string, via: string, proxy: UpstreamProxy | undefined): Promise<Robots> {
-    const robots = toRobots(origin, await this.cached(origin, via, proxy));
+    const cached = await this.cached(origin, via, proxy);
+    const robots = toRobots(origin, cached);
+    if (cached.unkept) return robots;
     if (this.local.size >= LOCAL_MAX) this.local.clear();
     this.local.set(`${via} ${origin}`, { robots, until: Date.now() + LOCAL_TTL_MS });
     return robots;
@@ -103,7 +115,7 @@ export class RobotsRules {
       if (await this.redis.set(lock, token, 'PX', lockMs, 'NX')) {
         try {
           const cached = await this.fetch(origin, via, proxy);
-          await this.redis.set(key, JSON.stringify(cached), 'EX', CACHE_TTL_S);
+          if (!cached.unkept) await this.redis.set(key, JSON.stringify(cached), 'EX', CACHE_TTL_S);
           return cached;
         } finally {
           await this.redis.eval(RELEASE_LUA, 1, lock, token);
@@ -126,7 +138,9 @@ export class RobotsRules {
       return { kind: 'none' };
     } catch (err) {
       this.logger.debug({ origin, via, err }, 'robots.txt not read');
-      return { kind: 'none' };
+      return err instanceof FetchFailedError && err.pageCode === 'PROXY'
+        ? { kind: 'none', unkept: true }
+        : { kind: 'none' };
     }
   }
 }

@@ -11,8 +11,9 @@ export interface SiteFile {
 
 /**
  * GET of a site's own file (robots.txt, a sitemap) through the address policy, redirects
- * followed, through `upstream` when the job's pages go through one. A gzipped body (`sitemap.xml.gz`) is unpacked, within the same size cap. Throws what
- * guardedFetch throws when there is no answer.
+ * followed, through `upstream` when the job's pages go through one. A gzipped body
+ * (`sitemap.xml.gz`) is unpacked, within the same size cap. Throws what guardedFetch throws when
+ * there is no answer.
  */
 export async function fetchSiteFile(
   url: string,
