@@ -82,13 +82,15 @@ export class RobotsRules {
   /** The origin's robots.txt as fetched through `proxy` (the job's pages' own), or directly without. */
   async forOrigin(origin: string, proxy?: UpstreamProxy): Promise<Robots> {
     const via = proxyIdentity(proxy);
-    const name = `${via} ${origin}`;
-    const hit = this.local.get(name);
+    const hit = this.local.get(`${via} ${origin}`);
     if (hit && hit.until > Date.now()) return hit.robots;
-    let loading = this.loading.get(name);
+    // Callers share a fetch only with the same credentials (a hash, in memory only): one with a
+    // wrong password must not hand its failure to another whose fetch would have worked.
+    const flight = `${proxy ? credentialsHash(proxy) : via} ${origin}`;
+    let loading = this.loading.get(flight);
     if (!loading) {
-      loading = this.load(origin, via, proxy).finally(() => this.loading.delete(name));
-      this.loading.set(name, loading);
+      loading = this.load(origin, via, proxy).finally(() => this.loading.delete(flight));
+      this.loading.set(flight, loading);
     }
     return loading;
   }
@@ -143,6 +145,12 @@ export class RobotsRules {
         : { kind: 'none' };
     }
   }
+}
+
+function credentialsHash({ url, username, password }: UpstreamProxy): string {
+  return createHash('sha256')
+    .update(`${url}\u0000${username ?? ''}\u0000${password ?? ''}`)
+    .digest('hex');
 }
 
 /** Deletes the lock only if it is still this worker's (it may have expired and been taken). */
