@@ -1,3 +1,4 @@
+import { Writable } from 'node:stream';
 import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -11,13 +12,25 @@ export interface WorkerHarness {
   close: () => Promise<void>;
 }
 
-/** Boots the real worker in-process (queues consumed, browser pool up), without its HTTP port. */
+/**
+ * Boots the real worker in-process (queues consumed, browser pool up), without its HTTP port.
+ * `logs`, when given, gets every log line it writes, as raw text.
+ */
 export async function startWorker(
   overrides: Partial<Record<keyof WorkerEnv, string>> = {},
+  { logs }: { logs?: string[] } = {},
 ): Promise<WorkerHarness> {
   const env = loadWorkerEnv({ ...process.env, ...overrides });
+  const logDestination =
+    logs &&
+    new Writable({
+      write(chunk: Buffer, _enc, done) {
+        logs.push(chunk.toString());
+        done();
+      },
+    });
   const app = await NestFactory.create<NestFastifyApplication>(
-    WorkerModule.register({ env }),
+    WorkerModule.register({ env, logDestination }),
     new FastifyAdapter(),
     {
       logger: false,

@@ -125,10 +125,11 @@ export class SharedEnv extends ActionsEnv {
 
   /**
    * Node's own variable (a PEM file of extra CAs). Node reads it only when a process starts; the
-   * webhook sender reads it again so a process given it later (a test runner) trusts it as well.
+   * webhook sender and the upstream proxy hop read it again (withExtraCas) so a process given it
+   * later (a test runner) trusts it as well.
    */
   @Doc(
-    "Node's own: a PEM file of extra CAs webhook receivers may use (also read by the sender, see Webhooks)",
+    "Node's own: a PEM file of extra CAs webhook receivers and `https://` upstream proxies may use (also read by the sender and the proxy hop, see Webhooks and docs/api.md, Upstream proxies)",
   )
   @IsOptional()
   @IsString()

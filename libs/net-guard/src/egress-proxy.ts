@@ -40,6 +40,8 @@ export interface EgressProxyOptions {
    * same, and so is the upstream's own address, at connect time.
    */
   upstream?: UpstreamProxy;
+  /** Trusted CAs for an https `upstream` instead of the system store (tests; NODE_EXTRA_CA_CERTS adds to it). */
+  ca?: string | Buffer | Array<string | Buffer>;
 }
 
 /**
@@ -118,7 +120,7 @@ function pipeCapped(source: Readable, target: Writable, limit: number, onExceede
  * and dials only those addresses, so DNS rebinding cannot move a connection to a refused one.
  */
 export async function startEgressProxy(options: EgressProxyOptions): Promise<EgressProxy> {
-  const { policy, resolver = defaultResolver, onRefusal, maxBytes, upstream: via } = options;
+  const { policy, resolver = defaultResolver, onRefusal, maxBytes, upstream: via, ca } = options;
   const counts: EgressStats = { allowed: 0, blocked: 0, failed: 0, cut: 0 };
   // Keyed by host name; a pooled socket goes to an address vetted when it was opened.
   const upstreamAgent = new http.Agent({ keepAlive: true });
@@ -152,7 +154,7 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
    */
   async function dialVia(upstream: UpstreamProxy, host: string, port: number, address: string) {
     try {
-      return await dialUpstream(upstream, { host: address, port }, policy, resolver);
+      return await dialUpstream(upstream, { host: address, port }, { policy, resolver, ca });
     } catch (err) {
       if (err instanceof BlockedAddressError)
         return refusal('BLOCKED_ADDRESS', host, port, `proxy: ${err.message}`);

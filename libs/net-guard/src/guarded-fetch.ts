@@ -13,6 +13,7 @@ import {
   type PinnedRequestOptions,
 } from './guarded-agent';
 import { resolveAllowed, type HostResolver } from './resolve-host';
+import { trusting } from './trust';
 import { dialUpstream, ProxyError, type UpstreamProxy } from './upstream-proxy';
 import { parseTargetUrl } from './url-policy';
 
@@ -39,6 +40,7 @@ export interface GuardedFetchOptions {
   maxBytes?: number;
   /** false (default): a 3xx is the answer; true: up to 20 hops; a number: up to that many. */
   followRedirects?: boolean | number;
+  /** Trusted CAs, for the target and for an https `upstream`, instead of the system store (tests). */
   ca?: string | Buffer | Array<string | Buffer>;
   /**
    * Keep-alive agents (createGuardedAgents with keepAlive) whose connections later fetches reuse;
@@ -114,12 +116,7 @@ async function tunnelTo(url: URL, pinned: string[], options: GuardedFetchOptions
   const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
   let socket;
   try {
-    socket = await dialUpstream(
-      options.upstream!,
-      { host: pinned[0], port },
-      options.policy,
-      options.resolver,
-    );
+    socket = await dialUpstream(options.upstream!, { host: pinned[0], port }, options);
   } catch (err) {
     throw err instanceof ProxyError ? new FetchFailedError('PROXY', err.message) : err;
   }
@@ -128,7 +125,7 @@ async function tunnelTo(url: URL, pinned: string[], options: GuardedFetchOptions
   return tls.connect({
     socket,
     servername: isIP(servername) ? undefined : servername,
-    ...(options.ca ? { ca: options.ca } : {}),
+    ...trusting(options.ca),
   });
 }
 

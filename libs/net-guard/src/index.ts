@@ -27,3 +27,4 @@ export { guardedFetch, withHeaders } from './guarded-fetch';
 export type { GuardedFetchOptions, GuardedResponse, HopCookies } from './guarded-fetch';
 export { parseUpstreamProxy, dialUpstream, ProxyError, UPSTREAM_PROTOCOLS } from './upstream-proxy';
 export type { UpstreamProxy } from './upstream-proxy';
+export { withExtraCas } from './trust';

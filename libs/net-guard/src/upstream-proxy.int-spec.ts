@@ -2,10 +2,14 @@ import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
 import { once } from 'node:events';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { createAddressPolicy } from './address-policy';
 import { startEgressProxy, type EgressProxy, type EgressRefusal } from './egress-proxy';
 import { guardedFetch } from './guarded-fetch';
 import { parseUpstreamProxy, type UpstreamProxy } from './upstream-proxy';
+import { makeTestCertificate } from '../../../test/fixtures/https';
 import { loopbackCertificate } from '../../../test/fixtures/loopback-cert';
 import { startForwardProxy, startSocks5Proxy, type ForwardProxy } from '../../../test/fixtures/forward-proxy';
 
@@ -50,12 +54,17 @@ afterAll(async () => {
   await Promise.all([once(target, 'close'), once(secure, 'close')]);
 });
 
-async function egressVia(upstream: UpstreamProxy, refusals: EgressRefusal[] = []): Promise<EgressProxy> {
+async function egressVia(
+  upstream: UpstreamProxy,
+  refusals: EgressRefusal[] = [],
+  ca?: string,
+): Promise<EgressProxy> {
   const egress = await startEgressProxy({
     policy,
     maxBytes: 1024 * 1024,
     upstream,
     onRefusal: (r) => refusals.push(r),
+    ...(ca ? { ca } : {}),
   });
   opened.push(egress);
   return egress;
@@ -257,6 +266,73 @@ describe('guardedFetch through an upstream proxy', () => {
       (e: Error) => e,
     );
     expect(err).toMatchObject({ pageCode: 'BLOCKED_ADDRESS' });
+    expect(upstream.carried).toEqual([]);
+  });
+});
+
+describe('an https upstream proxy', () => {
+  // The process's loopback certificate is the one trusted (`ca`); another one, made apart, is not.
+  const trusted = () => startForwardProxy(CREDS, { tls: cert });
+  const untrusted = () =>
+    startForwardProxy(CREDS, {
+      tls: makeTestCertificate({ dir: mkdtempSync(path.join(tmpdir(), 'untrusted-')) }),
+    });
+  const fetchVia = (url: string, upstream: UpstreamProxy) =>
+    guardedFetch(url, { policy, upstream, ca: cert.cert, timeoutMs: 5000 });
+
+  it('carries guardedFetch to http and https targets, over TLS to the proxy', async () => {
+    const upstream = await fixture(trusted());
+    expect(upstream.url).toMatch(/^https:/);
+    const plain = await fetchVia(`http://127.0.0.1:${targetPort}/a`, { url: upstream.url, ...CREDS });
+    const tls = await fetchVia(`https://127.0.0.1:${securePort}/b`, { url: upstream.url, ...CREDS });
+    expect([plain.body.toString(), tls.body.toString()]).toEqual(['hello /a', 'secure /b']);
+    expect(upstream.carried.map((c) => [c.kind, c.target, c.user, c.accepted])).toEqual([
+      ['connect', `127.0.0.1:${targetPort}`, 'alice', true],
+      ['connect', `127.0.0.1:${securePort}`, 'alice', true],
+    ]);
+    expect(seenByTarget.slice(-2).map((s) => s.from)).toEqual(upstream.carried.map((c) => c.via));
+  });
+
+  it("carries the egress proxy's plain requests and tunnels (the browsers' way)", async () => {
+    const upstream = await fixture(trusted());
+    const egress = await egressVia({ url: upstream.url, ...CREDS }, [], cert.cert);
+    expect(await get(egress, `http://127.0.0.1:${targetPort}/plain`)).toMatchObject({
+      status: 200,
+      body: 'hello /plain',
+    });
+    expect((await tunnelGet(egress, `127.0.0.1:${securePort}`)).status).toBe(200);
+    expect(upstream.carried.map((c) => [c.target, c.user, c.accepted])).toEqual([
+      [`127.0.0.1:${targetPort}`, 'alice', true],
+      [`127.0.0.1:${securePort}`, 'alice', true],
+    ]);
+  });
+
+  it('fails with PROXY (407) without our credentials', async () => {
+    const upstream = await fixture(trusted());
+    const err = await fetchVia(`http://127.0.0.1:${targetPort}/a`, { url: upstream.url }).catch(
+      (e: Error) => e,
+    );
+    expect(err).toMatchObject({ pageCode: 'PROXY', message: expect.stringContaining('407') });
+    expect(upstream.carried).toEqual([
+      { kind: 'connect', target: `127.0.0.1:${targetPort}`, user: undefined, accepted: false },
+    ]);
+  });
+
+  it('fails with PROXY, naming the certificate, when the proxy is not trusted', async () => {
+    const upstream = await fixture(untrusted());
+    const err = await fetchVia(`http://127.0.0.1:${targetPort}/a`, { url: upstream.url, ...CREDS }).catch(
+      (e: Error) => e,
+    );
+    expect(err).toMatchObject({
+      pageCode: 'PROXY',
+      message: expect.stringMatching(/TLS certificate was refused/),
+    });
+    const refusals: EgressRefusal[] = [];
+    const egress = await egressVia({ url: upstream.url, ...CREDS }, refusals, cert.cert);
+    const plain = await get(egress, `http://127.0.0.1:${targetPort}/plain`);
+    expect(plain.headers['x-egress-blocked']).toBe('PROXY');
+    expect(refusals[0].reason).toMatch(/TLS certificate was refused/);
+    // The handshake failed before CONNECT: nothing was asked of it, no credentials were sent.
     expect(upstream.carried).toEqual([]);
   });
 });

@@ -4,6 +4,7 @@ import { once } from 'node:events';
 import { SocksClient } from 'socks';
 import type { AddressPolicy } from './address-policy';
 import { resolveAllowed, type HostResolver } from './resolve-host';
+import { trusting } from './trust';
 
 /** A proxy our egress goes through: an operator's (PROXY_URLS) or a customer's own. */
 export interface UpstreamProxy {
@@ -56,6 +57,14 @@ export function parseUpstreamProxy(proxy: UpstreamProxy): UpstreamProxy | string
   };
 }
 
+/** How the proxy's own address is vetted and, for an https proxy, whom its certificate must chain to. */
+export interface UpstreamDial {
+  policy: AddressPolicy;
+  resolver?: HostResolver;
+  /** Trusted CAs for an https proxy instead of the system store (tests; NODE_EXTRA_CA_CERTS adds to it). */
+  ca?: string | Buffer | Array<string | Buffer>;
+}
+
 /** host:port as a CONNECT request target, IPv6 in brackets. */
 function authority(host: string, port: number): string {
   return `${net.isIPv6(host) ? `[${host}]` : host}:${port}`;
@@ -96,6 +105,7 @@ async function httpTunnel(
   address: string,
   creds: UpstreamProxy,
   target: string,
+  ca: UpstreamDial['ca'],
 ): Promise<net.Socket> {
   const port = Number(proxy.port);
   const socket: net.Socket =
@@ -104,6 +114,7 @@ async function httpTunnel(
           host: address,
           port,
           servername: net.isIP(proxy.hostname) ? undefined : proxy.hostname,
+          ...trusting(ca),
         })
       : net.connect({ host: address, port });
   try {
@@ -120,7 +131,11 @@ async function httpTunnel(
   } catch (err) {
     socket.destroy();
     if (err instanceof ProxyError) throw err;
-    throw new ProxyError(`the proxy failed: ${(err as Error).message}`);
+    const { code, message } = err as NodeJS.ErrnoException;
+    // Said apart: a caller whose proxy has a private CA needs to know it is the certificate.
+    if (/CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS/.test(code ?? ''))
+      throw new ProxyError(`the proxy's TLS certificate was refused: ${message}`);
+    throw new ProxyError(`the proxy failed: ${message}`);
   }
 }
 
@@ -132,13 +147,12 @@ async function httpTunnel(
 export async function dialUpstream(
   upstream: UpstreamProxy,
   target: { host: string; port: number },
-  policy: AddressPolicy,
-  resolver?: HostResolver,
+  { policy, resolver, ca }: UpstreamDial,
 ): Promise<net.Socket> {
   const proxy = new URL(upstream.url);
   const [address] = await resolveAllowed(proxy.hostname, policy, resolver);
   if (proxy.protocol !== 'socks5:') {
-    return httpTunnel(proxy, address, upstream, authority(target.host, target.port));
+    return httpTunnel(proxy, address, upstream, authority(target.host, target.port), ca);
   }
   try {
     const { socket } = await SocksClient.createConnection({

@@ -1,5 +1,7 @@
+import type { ScrapeOptions } from './scrape-options';
+
 /** POST /v1/map (docs/api.md, Map): a site's URLs, listed without rendering them. */
-export interface MapSettings {
+export interface MapSettings extends Pick<ScrapeOptions, 'proxy' | 'sealed_proxy'> {
   /** Words: URLs holding more of them come first. */
   search?: string;
   limit: number;

@@ -7,6 +7,7 @@ import {
   type EgressProxy,
   type HostResolver,
   type UpstreamProxy,
+  withExtraCas,
 } from '@app/net-guard';
 import { Autoscaler } from './autoscale/autoscaler';
 import { BrowserSlots } from './autoscale/browser-slots';
@@ -44,6 +45,7 @@ export type RenderingEnv = PoolEnv &
     | 'ACTIONS_MAX_WAIT_MS'
     | 'ACTIONS_MAX_SCRIPT_BYTES'
     | 'ACTIONS_MAX_SCREENSHOT_BYTES'
+    | 'NODE_EXTRA_CA_CERTS'
   >;
 
 export interface RenderingOptions {
@@ -96,6 +98,8 @@ export async function startRendering({ env, policy, resolver }: RenderingOptions
   const autoscaler = bounds.auto
     ? new Autoscaler(slots, new LoadSampler(cgroup, share.cpus, share.memoryBytes), bounds)
     : undefined;
+  // What an https upstream proxy's certificate may chain to: Node's store and the operator's extra CAs.
+  const ca = withExtraCas(env.NODE_EXTRA_CA_CERTS);
   const browserSettings = {
     executablePath,
     proxyUrl: proxy.url,
@@ -106,6 +110,7 @@ export async function startRendering({ env, policy, resolver }: RenderingOptions
         onRefusal: refusals.record,
         maxBytes: env.EGRESS_MAX_BYTES,
         upstream,
+        ca,
       }),
     sandbox: sandbox.sandbox,
     // One limits object for both engines.
@@ -118,7 +123,7 @@ export async function startRendering({ env, policy, resolver }: RenderingOptions
     memory: new BrowserMemoryGuard(limits.browserMaxMemoryMb * 2 ** 20),
   };
   const engines = {
-    http: new HttpEngine({ policy, resolver }),
+    http: new HttpEngine({ policy, resolver, ca }),
     playwright: new PlaywrightEngine(browserSettings),
     puppeteer: new PuppeteerEngine(browserSettings),
   };

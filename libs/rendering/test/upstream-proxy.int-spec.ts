@@ -3,10 +3,12 @@ import type { Rendering } from '@app/rendering';
 import type { UpstreamProxy } from '@app/net-guard';
 import { startFixtureSite, type FixtureSite } from '../../../test/fixtures/site/fixture-site';
 import { startForwardProxy, startSocks5Proxy, type ForwardProxy } from '../../../test/fixtures/forward-proxy';
+import { makeTestCertificate } from '../../../test/fixtures/https';
 import { startTestRendering } from './test-rendering';
 
 // A page with an upstream proxy goes through it with each engine (the browsers by way of an egress
 // proxy of the page's own, which makes the authenticated hop); a proxy that refuses us is PROXY.
+// An https proxy's certificate chains to NODE_EXTRA_CA_CERTS, as the worker is given it.
 const ENGINES = [
   ['http', { render: 'http' }],
   ['playwright', { render: 'browser', engine: 'playwright' }],
@@ -18,17 +20,20 @@ let site: FixtureSite;
 let rendering: Rendering;
 let httpProxy: ForwardProxy;
 let socksProxy: ForwardProxy;
+let httpsProxy: ForwardProxy;
 
 beforeAll(async () => {
   site = await startFixtureSite();
-  rendering = await startTestRendering();
+  const certificate = makeTestCertificate();
+  rendering = await startTestRendering({ NODE_EXTRA_CA_CERTS: certificate.caPath });
   httpProxy = await startForwardProxy(CREDS);
   socksProxy = await startSocks5Proxy(CREDS);
+  httpsProxy = await startForwardProxy(CREDS, { tls: certificate });
 });
 
 afterAll(async () => {
   await rendering?.close();
-  await Promise.all([site?.close(), httpProxy?.close(), socksProxy?.close()]);
+  await Promise.all([site?.close(), httpProxy?.close(), socksProxy?.close(), httpsProxy?.close()]);
 });
 
 function render(options: Partial<ScrapeOptions>, proxy: UpstreamProxy) {
@@ -44,6 +49,7 @@ describe.each(ENGINES)('upstream proxies: %s', (engine, options) => {
   it.each([
     ['http', () => httpProxy],
     ['socks5', () => socksProxy],
+    ['https', () => httpsProxy],
   ])('loads the page through a %s proxy with credentials', async (_, proxy) => {
     const before = proxy().carried.length;
     const page = await render(options, { url: proxy().url, ...CREDS });

@@ -1,7 +1,6 @@
 import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
-import { readFileSync } from 'node:fs';
 import https from 'node:https';
-import { SecureContext, createSecureContext, rootCertificates } from 'node:tls';
+import { SecureContext, createSecureContext } from 'node:tls';
 import { SharedEnv } from '@app/config';
 import {
   AddressPolicy,
@@ -13,6 +12,7 @@ import {
   createGuardedAgents,
   parseTargetUrl,
   staleSocket,
+  withExtraCas,
 } from '@app/net-guard';
 import { signatureHeader } from './signature';
 
@@ -76,14 +76,13 @@ function failureText(err: unknown, timeoutMs: number): string {
 }
 
 /**
- * Trust for receivers: Node's default store, plus NODE_EXTRA_CA_CERTS read here, since Node
- * itself reads that file only when a process starts. Built once and passed per request: given as
- * `ca` instead, the agent would rebuild it for every connection and key its pool by all of it.
+ * Trust for receivers: Node's default store, plus NODE_EXTRA_CA_CERTS read here (withExtraCas).
+ * Built once and passed per request: given as `ca` instead, the agent would rebuild it for every
+ * connection and key its pool by all of it.
  */
 function trustedContext(extraCaFile: string | undefined): SecureContext | undefined {
-  return extraCaFile
-    ? createSecureContext({ ca: [...rootCertificates, readFileSync(extraCaFile, 'utf8')] })
-    : undefined;
+  const ca = withExtraCas(extraCaFile);
+  return ca ? createSecureContext({ ca }) : undefined;
 }
 
 /**

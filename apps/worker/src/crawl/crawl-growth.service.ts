@@ -2,8 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { WorkerEnv } from '@app/config';
 import { CrawlPages, Job, PageRow } from '@app/jobs';
+import type { UpstreamProxy } from '@app/net-guard';
 import { JobProducer } from '@app/queues';
 import { UNFETCHED_PAGE_CODES, type CrawlOptions, type PageResult, errorResult } from '@app/queue-contracts';
+import type { SiteRoute } from '../render/proxy-pool';
 import { Admission, CrawlFrontier, FrontierLostError, FrontierRecord } from './crawl-frontier';
 import { CrawlScope } from './crawl-scope';
 import { Robots, RobotsRules } from './robots-rules.service';
@@ -49,6 +51,7 @@ export class CrawlGrowth {
   /**
    * Admits what the page leads to and stores it as rows, then queues the pages to fetch. `retried`:
    * a page run before (a crashed worker) may have admitted children whose rows were not stored.
+   * `route`: how robots.txt and sitemaps go out (PageStep.siteRoute); with none, they are not read.
    */
   async grow(
     job: Job,
@@ -56,24 +59,27 @@ export class CrawlGrowth {
     page: PageRow,
     idx: number,
     result: PageResult,
-    retried: boolean,
+    { retried, route }: { retried: boolean; route: SiteRoute },
   ): Promise<void> {
     const scope = new CrawlScope(job.url ?? page.url, options);
     if (!result.error) await this.aliasOtherSpellings(job.id, idx, result, scope);
     const found: Found[] = [];
     const depth = page.depth + 1;
+    // No route: the page failed PROXY, and nothing goes out directly in its stead.
+    if (!route) return;
+    const { proxy } = route;
     const landedInScope = !result.final_url || scope.hostInScope(new URL(result.final_url).hostname);
     // A page that failed, sits at max_depth or was redirected off the site leads nowhere.
     if (!result.error && depth <= options.max_depth && landedInScope) {
       // Extraction stops at the cap too; a result from elsewhere is held to it here.
       const links = (result.links ?? []).slice(0, this.maxLinks);
-      found.push(...(await this.judge(links, depth, scope, options)));
+      found.push(...(await this.judge(links, depth, scope, options, proxy)));
     }
     if (idx === 0 && !options.ignore_sitemap && options.max_depth >= 1) {
       const origin = new URL(page.url).origin;
-      const listed = options.respect_robots_txt ? (await this.robots.forOrigin(origin)).sitemaps : [];
-      const urls = await this.sitemaps.pageUrls(origin, listed, options.limit * 2);
-      found.push(...(await this.judge(urls, 1, scope, options)));
+      const listed = options.respect_robots_txt ? (await this.robots.forOrigin(origin, proxy)).sitemaps : [];
+      const urls = await this.sitemaps.pageUrls(origin, listed, options.limit * 2, { proxy });
+      found.push(...(await this.judge(urls, 1, scope, options, proxy)));
     }
     if (!found.length) return;
     const admitted: { found: Found; idx: number }[] = [];
@@ -118,6 +124,7 @@ export class CrawlGrowth {
     depth: number,
     scope: CrawlScope,
     options: CrawlOptions,
+    proxy: UpstreamProxy | undefined,
   ): Promise<Found[]> {
     const byKey = new Map<string, Found>();
     for (const raw of urls) {
@@ -134,7 +141,7 @@ export class CrawlGrowth {
       const origins = [
         ...new Set([...byKey.values()].filter((f) => !f.skip).map((f) => new URL(f.url).origin)),
       ];
-      const rules = await this.rulesOf(origins);
+      const rules = await this.rulesOf(origins, proxy);
       for (const f of byKey.values()) {
         const verdict = f.skip ? true : rules.get(new URL(f.url).origin)!.check(f.url);
         if (verdict !== true) f.skip = { code: 'BLOCKED_ROBOTS', message: verdict };
@@ -144,13 +151,13 @@ export class CrawlGrowth {
   }
 
   /** Each origin's robots.txt, a few at a time; RobotsRules fetches each at most once while cached. */
-  private async rulesOf(origins: string[]): Promise<Map<string, Robots>> {
+  private async rulesOf(origins: string[], proxy: UpstreamProxy | undefined): Promise<Map<string, Robots>> {
     const rules = new Map<string, Robots>();
     let next = 0;
     const lane = async () => {
       while (next < origins.length) {
         const origin = origins[next++];
-        rules.set(origin, await this.robots.forOrigin(origin));
+        rules.set(origin, await this.robots.forOrigin(origin, proxy));
       }
     };
     await Promise.all(Array.from({ length: Math.min(ROBOTS_CONCURRENCY, origins.length) }, lane));

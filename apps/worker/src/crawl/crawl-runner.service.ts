@@ -46,7 +46,10 @@ export class CrawlRunner {
     await this.lifecycle.markRunning(jobId);
     const options = job.options as CrawlOptions;
     const url = new URL(page.url);
-    const robots = options.respect_robots_txt ? await this.robots.forOrigin(url.origin) : null;
+    // A page refused its proxy fails PROXY in the render: its robots.txt is not fetched either.
+    const route = this.step.siteRoute(job);
+    const robots =
+      options.respect_robots_txt && route ? await this.robots.forOrigin(url.origin, route.proxy) : null;
     // Discovered URLs were judged when admitted; the start page is the caller's, judged here.
     const verdict = idx === 0 && robots ? robots.check(page.url) : true;
     if (verdict !== true) {
@@ -71,14 +74,12 @@ export class CrawlRunner {
         job,
         { idx, url: page.url, attempts: page.attempts },
         renderOptions(options),
-        {
-          overlap: false,
-        },
+        { overlap: false, route },
       );
       if (result === 'cancelled') return;
       if (result !== 'taken') {
         if (!(await this.lifecycle.cancelled(jobId)))
-          await this.growth.grow(job, options, page, idx, result, page.attempts > 0);
+          await this.growth.grow(job, options, page, idx, result, { retried: page.attempts > 0, route });
         if (!options.formats.includes('links')) delete result.links;
         await this.step.store(job, result);
       }

@@ -1,10 +1,16 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import Redis from 'ioredis';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import robotsParser from 'robots-parser';
 import { WorkerEnv } from '@app/config';
-import { AddressPolicy, HOST_RESOLVER, HostResolver } from '@app/net-guard';
+import {
+  AddressPolicy,
+  FetchFailedError,
+  HOST_RESOLVER,
+  HostResolver,
+  type UpstreamProxy,
+} from '@app/net-guard';
 import { REDIS, RedisKeys } from '@app/persistence';
 import { fetchSiteFile } from './site-file';
 
@@ -30,14 +36,27 @@ interface Cached {
   kind: 'file' | 'none' | 'unavailable';
   text?: string;
   status?: number;
+  /** Not kept: the proxy failed, and the next caller asks again. Never stored. */
+  unkept?: true;
 }
 
 /**
- * robots.txt per origin, parsed by robots-parser and cached in Redis for an hour (shared by all
- * workers) and in process for a minute. As Google reads it: 4xx means no rules; 5xx or 429 means
- * the whole site is off limits for now; no answer at all (DNS, refused address, past
- * ROBOTS_TIMEOUT_MS) means no rules, and the page fetch then reports the real error; a file over
- * ROBOTS_MAX_BYTES is read as no rules. One fetch per origin while it is cached, however many
+ * Whose robots.txt a cached copy is: fetched directly, or through which upstream proxy (a site may
+ * answer a proxy's address otherwise, so a job never uses a copy fetched another way). The hash
+ * is of the proxy's URL, which holds no credentials; keys and logs carry only the hash.
+ */
+export function proxyIdentity(proxy: UpstreamProxy | undefined): string {
+  return proxy ? createHash('sha256').update(proxy.url).digest('hex').slice(0, 16) : 'direct';
+}
+
+/**
+ * robots.txt per origin and way out (direct or an upstream proxy, `proxyIdentity`), parsed by
+ * robots-parser and cached in Redis for an hour (shared by all workers) and in process for a
+ * minute. As Google reads it: 4xx means no rules; 5xx or 429 means the whole site is off limits
+ * for now; no answer at all (DNS, refused address, past ROBOTS_TIMEOUT_MS) means no rules, and
+ * the page fetch then reports the real error; a file over ROBOTS_MAX_BYTES is read as no rules.
+ * An upstream proxy failing (PROXY) says nothing of the site, so that "no rules" is not kept: one
+ * caller's wrong proxy password would otherwise lift the rules for every job through that proxy. One fetch per origin while it is cached, however many
  * pages and workers ask at once: callers in a process share one promise, and across workers a
  * Redis lock lets one fetch while the others wait for what it stores.
  */
@@ -60,28 +79,35 @@ export class RobotsRules {
     this.timeoutMs = env.ROBOTS_TIMEOUT_MS;
   }
 
-  async forOrigin(origin: string): Promise<Robots> {
-    const hit = this.local.get(origin);
+  /** The origin's robots.txt as fetched through `proxy` (the job's pages' own), or directly without. */
+  async forOrigin(origin: string, proxy?: UpstreamProxy): Promise<Robots> {
+    const via = proxyIdentity(proxy);
+    const hit = this.local.get(`${via} ${origin}`);
     if (hit && hit.until > Date.now()) return hit.robots;
-    let loading = this.loading.get(origin);
+    // Callers share a fetch only with the same credentials (a hash, in memory only): one with a
+    // wrong password must not hand its failure to another whose fetch would have worked.
+    const flight = `${proxy ? credentialsHash(proxy) : via} ${origin}`;
+    let loading = this.loading.get(flight);
     if (!loading) {
-      loading = this.load(origin).finally(() => this.loading.delete(origin));
-      this.loading.set(origin, loading);
+      loading = this.load(origin, via, proxy).finally(() => this.loading.delete(flight));
+      this.loading.set(flight, loading);
     }
     return loading;
   }
 
-  private async load(origin: string): Promise<Robots> {
-    const robots = toRobots(origin, await this.cached(origin));
+  private async load(origin: string, via: string, proxy: UpstreamProxy | undefined): Promise<Robots> {
+    const cached = await this.cached(origin, via, proxy);
+    const robots = toRobots(origin, cached);
+    if (cached.unkept) return robots;
     if (this.local.size >= LOCAL_MAX) this.local.clear();
-    this.local.set(origin, { robots, until: Date.now() + LOCAL_TTL_MS });
+    this.local.set(`${via} ${origin}`, { robots, until: Date.now() + LOCAL_TTL_MS });
     return robots;
   }
 
   /** The stored file, or the one this worker fetches under the lock, or the one another stores. */
-  private async cached(origin: string): Promise<Cached> {
-    const key = this.keys.key('robots', origin);
-    const lock = this.keys.key('robots-lock', origin);
+  private async cached(origin: string, via: string, proxy: UpstreamProxy | undefined): Promise<Cached> {
+    const key = this.keys.key('robots', via, origin);
+    const lock = this.keys.key('robots-lock', via, origin);
     const token = randomUUID();
     // The lock outlives a fetch (its time cap), so a worker that died holding it delays the rest once.
     const lockMs = this.timeoutMs + 5000;
@@ -90,8 +116,8 @@ export class RobotsRules {
       if (stored) return JSON.parse(stored) as Cached;
       if (await this.redis.set(lock, token, 'PX', lockMs, 'NX')) {
         try {
-          const cached = await this.fetch(origin);
-          await this.redis.set(key, JSON.stringify(cached), 'EX', CACHE_TTL_S);
+          const cached = await this.fetch(origin, via, proxy);
+          if (!cached.unkept) await this.redis.set(key, JSON.stringify(cached), 'EX', CACHE_TTL_S);
           return cached;
         } finally {
           await this.redis.eval(RELEASE_LUA, 1, lock, token);
@@ -101,11 +127,11 @@ export class RobotsRules {
     }
   }
 
-  private async fetch(origin: string): Promise<Cached> {
+  private async fetch(origin: string, via: string, proxy: UpstreamProxy | undefined): Promise<Cached> {
     try {
       const { status, text } = await fetchSiteFile(
         `${origin}/robots.txt`,
-        { policy: this.policy, resolver: this.resolver },
+        { policy: this.policy, resolver: this.resolver, upstream: proxy },
         this.maxBytes,
         this.timeoutMs,
       );
@@ -113,10 +139,18 @@ export class RobotsRules {
       if (status === 429 || status >= 500) return { kind: 'unavailable', status };
       return { kind: 'none' };
     } catch (err) {
-      this.logger.debug({ origin, err }, 'robots.txt not read');
-      return { kind: 'none' };
+      this.logger.debug({ origin, via, err }, 'robots.txt not read');
+      return err instanceof FetchFailedError && err.pageCode === 'PROXY'
+        ? { kind: 'none', unkept: true }
+        : { kind: 'none' };
     }
   }
+}
+
+function credentialsHash({ url, username, password }: UpstreamProxy): string {
+  return createHash('sha256')
+    .update(`${url}\u0000${username ?? ''}\u0000${password ?? ''}`)
+    .digest('hex');
 }
 
 /** Deletes the lock only if it is still this worker's (it may have expired and been taken). */

@@ -1,6 +1,6 @@
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
-import { AddressPolicy, HostResolver, guardedFetch } from '@app/net-guard';
+import { AddressPolicy, HostResolver, guardedFetch, type UpstreamProxy } from '@app/net-guard';
 
 const gunzipAsync = promisify(gunzip);
 
@@ -11,12 +11,13 @@ export interface SiteFile {
 
 /**
  * GET of a site's own file (robots.txt, a sitemap) through the address policy, redirects
- * followed. A gzipped body (`sitemap.xml.gz`) is unpacked, within the same size cap. Throws what
- * guardedFetch throws when there is no answer.
+ * followed, through `upstream` when the job's pages go through one. A gzipped body
+ * (`sitemap.xml.gz`) is unpacked, within the same size cap. Throws what guardedFetch throws when
+ * there is no answer.
  */
 export async function fetchSiteFile(
   url: string,
-  net: { policy: AddressPolicy; resolver: HostResolver },
+  net: { policy: AddressPolicy; resolver: HostResolver; upstream?: UpstreamProxy },
   maxBytes: number,
   timeoutMs = 15_000,
 ): Promise<SiteFile> {

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { AddressPolicy, HOST_RESOLVER, HostResolver } from '@app/net-guard';
+import { AddressPolicy, HOST_RESOLVER, HostResolver, type UpstreamProxy } from '@app/net-guard';
 import { parseSitemap } from './sitemap';
 import { fetchSiteFile } from './site-file';
 
@@ -12,7 +12,8 @@ const MAX_FETCH_MS = 15_000;
  * The page URLs a site's sitemaps list, to seed a crawl (unless `ignore_sitemap`). Starts from the
  * Sitemap lines of robots.txt, else `/sitemap.xml`; follows sitemap indexes breadth first. A sitemap
  * that cannot be read is skipped: seeding is a help, never a reason for a crawl to fail. `until`
- * (epoch ms) ends the reading early: what was read by then is returned.
+ * (epoch ms) ends the reading early: what was read by then is returned. `proxy`: the job's pages'
+ * upstream proxy, which the files are fetched through too.
  */
 @Injectable()
 export class SitemapReader {
@@ -23,7 +24,12 @@ export class SitemapReader {
     @Inject(HOST_RESOLVER) private readonly resolver: HostResolver,
   ) {}
 
-  async pageUrls(origin: string, listed: string[], max: number, until = Infinity): Promise<string[]> {
+  async pageUrls(
+    origin: string,
+    listed: string[],
+    max: number,
+    { until = Infinity, proxy }: { until?: number; proxy?: UpstreamProxy } = {},
+  ): Promise<string[]> {
     const queue = listed.length ? [...listed] : [`${origin}/sitemap.xml`];
     const read = new Set<string>();
     const pages: string[] = [];
@@ -34,7 +40,7 @@ export class SitemapReader {
       try {
         const file = await fetchSiteFile(
           url,
-          { policy: this.policy, resolver: this.resolver },
+          { policy: this.policy, resolver: this.resolver, upstream: proxy },
           MAX_SITEMAP_BYTES,
           Math.min(MAX_FETCH_MS, until - Date.now()),
         );

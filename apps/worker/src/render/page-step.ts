@@ -9,7 +9,7 @@ import type { RunningJob } from '@app/queues';
 import { RenderService, type RenderRequest } from '@app/rendering';
 import { SessionStore } from '@app/sessions';
 import { InFlightLimits, Lease } from './in-flight-limits';
-import { ProxyPool } from './proxy-pool';
+import { ProxyPool, type SiteRoute } from './proxy-pool';
 import { renderCounted } from './render-attempts';
 
 /** How soon a page that found its account or host at the in-flight limit is tried again. */
@@ -64,19 +64,29 @@ export class PageStep {
   }
 
   /**
+   * How one page of the job goes out (docs/api.md, Upstream proxies), chosen once so that a crawl
+   * page's robots.txt and sitemaps take the same pool proxy as the page (`render`'s `route`) and
+   * the pool's turn moves once a page.
+   */
+  siteRoute(job: Pick<Job, 'accountId' | 'environment' | 'options'>): SiteRoute {
+    return this.proxies.siteRoute(this.headers.open(job.options as ScrapeOptions, job), job);
+  }
+
+  /**
    * Marks the page running and renders it; a refused mark means the job was cancelled or the page
    * finished elsewhere, and its result is never stored. Each try is counted with the page as it is
    * marked (`attempts`: the tries before this worker's), so a page that took workers down fails
    * as RENDER_CRASH once at PAGE_MAX_ATTEMPTS instead of being rendered again (renderCounted).
    * With `overlap` the first try starts while its mark commits (a commit costs as much as a static
    * page's whole render): a batch's pages go faster, and a page starting in the instant of a cancel
-   * is fetched and dropped. Without, nothing is fetched once the cancel has committed.
+   * is fetched and dropped. Without, nothing is fetched once the cancel has committed. `route`:
+   * the way out `siteRoute` chose for this page, else one is chosen here.
    */
   async render(
     job: Job,
     page: { idx: number; url: string; attempts: number },
     options: ScrapeOptions,
-    { overlap }: { overlap: boolean },
+    { overlap, route }: { overlap: boolean; route?: SiteRoute },
   ): Promise<PageResult | Refusal> {
     let opened = this.headers.open(options, job);
     // A crawl's pages come from its pages' links: the caller's headers go only to its start URL's origin.
@@ -98,7 +108,7 @@ export class PageStep {
         options: opened,
         isolationKey: job.accountId,
         session,
-        proxy: this.proxies.choose(opened, job),
+        proxy: route ? route.proxy : this.proxies.choose(opened, job),
       },
       {
         max,

@@ -4,6 +4,13 @@ import { WorkerEnv } from '@app/config';
 import { parseUpstreamProxy, type UpstreamProxy } from '@app/net-guard';
 import type { ScrapeOptions } from '@app/queue-contracts';
 
+/**
+ * How a job's own fetches beside its pages (robots.txt, sitemaps) go out: through `proxy`, or
+ * directly when it is undefined; null when its pages are refused their proxy (ProxyPool.refusal),
+ * so nothing goes out directly instead.
+ */
+export type SiteRoute = { proxy: UpstreamProxy | undefined } | null;
+
 /** Whose page it is: a session's pool proxy is chosen per account, environment and session id. */
 interface Owner {
   accountId: string;
@@ -34,6 +41,11 @@ export class ProxyPool {
   refusal(options: Pick<ScrapeOptions, 'proxy'>): { code: 'PROXY'; message: string } | null {
     if (options.proxy !== 'pool' || this.pool.length > 0) return null;
     return { code: 'PROXY', message: 'the page asked for proxy "pool", and the worker has no PROXY_URLS' };
+  }
+
+  /** The way out of a job's site files: the proxy one of its pages would take (options opened). */
+  siteRoute(options: Pick<ScrapeOptions, 'proxy' | 'session_id'>, owner: Owner): SiteRoute {
+    return this.refusal(options) ? null : { proxy: this.choose(options, owner) };
   }
 
   /** The options opened (SealedHeaders.open): a caller's own proxy is in clear here. */

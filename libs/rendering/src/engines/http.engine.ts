@@ -56,8 +56,13 @@ export class HttpEngine implements RenderEngine {
   /** Kept-alive: a site's pages come in runs, and a connect (and TLS handshake) costs more than a request. */
   private readonly agents: GuardedAgents;
 
-  constructor(private readonly net: { policy: AddressPolicy; resolver?: HostResolver }) {
-    this.agents = createGuardedAgents({ ...net, keepAlive: true });
+  /**
+   * `ca`: trusted CAs (withExtraCas) for a page through an upstream proxy, whose connections are
+   * its own: the https proxy and the target inside the tunnel. The pooled agents keep Node's store,
+   * since a `ca` there would key every pooled socket by all of it.
+   */
+  constructor(private readonly net: { policy: AddressPolicy; resolver?: HostResolver; ca?: string[] }) {
+    this.agents = createGuardedAgents({ policy: net.policy, resolver: net.resolver, keepAlive: true });
   }
 
   async capture({ url, options, deadline, session, proxy }: EngineRequest): Promise<Capture> {
@@ -87,6 +92,7 @@ export class HttpEngine implements RenderEngine {
         followRedirects: MAX_REDIRECTS,
         cookies: jar,
         upstream: proxy,
+        ca: this.net.ca,
       });
     } catch (err) {
       if (err instanceof BlockedAddressError) return failed('BLOCKED_ADDRESS', err.message);

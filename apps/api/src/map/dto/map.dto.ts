@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
-import { MAP_DEFAULTS, MAX_MAP_LIMIT, MAX_MAP_SEARCH_LENGTH } from '@app/queue-contracts';
+import { MAP_DEFAULTS, MAX_MAP_LIMIT, MAX_MAP_SEARCH_LENGTH, type ProxyChoice } from '@app/queue-contracts';
+import { ProxyField } from '../../scrape/dto/scrape-options.dto';
 
 /** POST /v1/map. */
 export class MapRequestDto {
@@ -50,6 +51,11 @@ export class MapRequestDto {
   @IsOptional()
   @IsBoolean()
   ignore_sitemap?: boolean;
+
+  @ProxyField(
+    "The upstream proxy the start page, robots.txt and the sitemaps are fetched through: `none` (direct), `pool` (the operator's PROXY_URLS, the default when set) or your own `{url, username?, password?}`, as a scrape's `proxy`. Credentials are secrets: queued sealed, never logged or echoed.",
+  )
+  proxy?: ProxyChoice;
 }
 
 export class MapResultDto {

@@ -97,6 +97,30 @@ class ProxyConstraint implements ValidatorConstraintInterface {
   }
 }
 
+/** `proxy` on a request (docs/api.md, Upstream proxies): the scrape options' and a map's. */
+export function ProxyField(description: string) {
+  return applyDecorators(
+    ApiPropertyOptional({
+      oneOf: [
+        { type: 'string', enum: ['none', 'pool'] },
+        {
+          type: 'object',
+          required: ['url'],
+          additionalProperties: false,
+          properties: {
+            url: { type: 'string', maxLength: 2048, example: 'socks5://proxy.example.com:1080' },
+            username: { type: 'string', maxLength: 255 },
+            password: { type: 'string', maxLength: 255 },
+          },
+        },
+      ],
+      description,
+    }),
+    IsOptional(),
+    Validate(ProxyConstraint),
+  );
+}
+
 @ValidatorConstraint({ name: 'waitFor' })
 class WaitForConstraint implements ValidatorConstraintInterface {
   validate(value: unknown): boolean {
@@ -283,25 +307,9 @@ export class ScrapeOptionsDto {
   @IsString()
   session_id?: string;
 
-  @ApiPropertyOptional({
-    oneOf: [
-      { type: 'string', enum: ['none', 'pool'] },
-      {
-        type: 'object',
-        required: ['url'],
-        additionalProperties: false,
-        properties: {
-          url: { type: 'string', maxLength: 2048, example: 'socks5://proxy.example.com:1080' },
-          username: { type: 'string', maxLength: 255 },
-          password: { type: 'string', maxLength: 255 },
-        },
-      },
-    ],
-    description:
-      "The upstream proxy the pages go through: `none` (direct), `pool` (the operator's PROXY_URLS, the default when set: round robin per page, one per `session_id`), or your own `{url, username?, password?}` (`http://`, `https://` or `socks5://`; credentials also as `user:password@` in the URL). Every engine honours it. Credentials are secrets: stored sealed, never logged or echoed. A proxy that fails or refuses the credentials fails the page with `PROXY`.",
-  })
-  @IsOptional()
-  @Validate(ProxyConstraint)
+  @ProxyField(
+    "The upstream proxy the pages go through, and a crawl's robots.txt and sitemaps: `none` (direct), `pool` (the operator's PROXY_URLS, the default when set: round robin per page, one per `session_id`), or your own `{url, username?, password?}` (`http://`, `https://` or `socks5://`; credentials also as `user:password@` in the URL). Every engine honours it. Credentials are secrets: stored sealed, never logged or echoed. A proxy that fails or refuses the credentials fails the page with `PROXY`.",
+  )
   proxy?: ProxyChoice;
 }
 
