@@ -44,6 +44,7 @@ export type RenderingEnv = PoolEnv &
     | 'ACTIONS_MAX_WAIT_MS'
     | 'ACTIONS_MAX_SCRIPT_BYTES'
     | 'ACTIONS_MAX_SCREENSHOT_BYTES'
+    | 'PDF_MAX_BYTES'
   >;
 
 export interface RenderingOptions {
@@ -118,7 +119,7 @@ export async function startRendering({ env, policy, resolver }: RenderingOptions
     memory: new BrowserMemoryGuard(limits.browserMaxMemoryMb * 2 ** 20),
   };
   const engines = {
-    http: new HttpEngine({ policy, resolver }),
+    http: new HttpEngine({ policy, resolver }, env.PDF_MAX_BYTES),
     playwright: new PlaywrightEngine(browserSettings),
     puppeteer: new PuppeteerEngine(browserSettings),
   };

@@ -9,7 +9,7 @@ import {
   type HostResolver,
 } from '@app/net-guard';
 import { MAX_HTML_BYTES } from '@app/queue-contracts';
-import { contentKind, unsupportedReason } from '../content/content-kind';
+import { contentKind, isPdf, mayBePdf, mediaType, unsupportedReason } from '../content/content-kind';
 import { parseDocument } from '../content/html-document';
 import { remaining } from '../deadline';
 import { ACCEPT_LANGUAGE, browserProfile } from './browser-profile';
@@ -56,7 +56,11 @@ export class HttpEngine implements RenderEngine {
   /** Kept-alive: a site's pages come in runs, and a connect (and TLS handshake) costs more than a request. */
   private readonly agents: GuardedAgents;
 
-  constructor(private readonly net: { policy: AddressPolicy; resolver?: HostResolver }) {
+  constructor(
+    private readonly net: { policy: AddressPolicy; resolver?: HostResolver },
+    /** PDF_MAX_BYTES: a PDF is read this far, anything else MAX_HTML_BYTES. */
+    private readonly pdfMaxBytes = MAX_HTML_BYTES,
+  ) {
     this.agents = createGuardedAgents({ ...net, keepAlive: true });
   }
 
@@ -83,7 +87,7 @@ export class HttpEngine implements RenderEngine {
         // The caller's, to the target's origin only: not to where a redirect leads elsewhere.
         originHeaders: options.headers,
         timeoutMs: Math.max(1, remaining(deadline)),
-        maxBytes: MAX_HTML_BYTES,
+        maxBytes: (answer) => (mayBePdf(answer['content-type']) ? this.pdfMaxBytes : MAX_HTML_BYTES),
         followRedirects: MAX_REDIRECTS,
         cookies: jar,
         upstream: proxy,
@@ -104,7 +108,10 @@ export class HttpEngine implements RenderEngine {
     }
     const contentType = headers['content-type'];
     const disposition = headers['content-disposition'];
-    const kind = contentKind(contentType, disposition);
+    let kind = contentKind(contentType, disposition);
+    // A PDF served as a generic binary or without a type is known by its signature.
+    if ((kind === 'unsupported' || mediaType(contentType) === '') && isPdf(response.body)) kind = 'pdf';
+    if (kind === 'pdf') return { ...answered, pdf: response.body, kind };
     if (kind === 'unsupported') {
       return {
         ...answered,
