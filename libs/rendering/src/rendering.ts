@@ -115,6 +115,7 @@ export async function startRendering({ env, policy, resolver }: RenderingOptions
     settleMaxMs: env.RENDER_SETTLE_MAX_MS,
     actionLimits: actionLimits(env),
     refusals,
+    pdfMaxBytes: env.PDF_MAX_BYTES,
     // One bound over both engines' browsers.
     memory: new BrowserMemoryGuard(limits.browserMaxMemoryMb * 2 ** 20),
   };
