@@ -35,7 +35,9 @@ async function main(): Promise<void> {
     const seconds = (performance.now() - started) / 1000;
     const { user, system } = process.cpuUsage(cpu);
     const pages = PAGES * DOCS;
-    console.log(`${DOCS} conversions of a ${PAGES}-page PDF (${Math.round(pdf.length / 1024)} KiB), 1 thread`);
+    console.log(
+      `${DOCS} conversions of a ${PAGES}-page PDF (${Math.round(pdf.length / 1024)} KiB), 1 thread`,
+    );
     console.log(`pages/s ${(pages / seconds).toFixed(0)}`);
     console.log(`CPU ms/page ${((user + system) / 1000 / pages).toFixed(2)}`);
     console.log(`load average ${loadavg()[0].toFixed(2)}`);
