@@ -78,7 +78,11 @@ describe('authentication before the body', () => {
       for (const authorization of ['', `Bearer ${generateApiKey('production').key}`]) {
         const res = await fetch(`${base}/v1/scrape/batch/async`, {
           method: 'POST',
-          headers: { authorization, 'content-type': 'application/json', 'content-length': String(BODY_MB * MiB) },
+          headers: {
+            authorization,
+            'content-type': 'application/json',
+            'content-length': String(BODY_MB * MiB),
+          },
           body: lazyBody(BODY_MB * MiB),
           duplex: 'half',
         } as unknown as RequestInit);

@@ -67,6 +67,42 @@ describe('scrape endpoints through the render queue', () => {
     expect(Array.isArray(res.body.links)).toBe(true);
   });
 
+  // docs/api.md, PDF documents: whichever engine fetched it.
+  it.each([
+    ['auto', 'http'],
+    ['http', 'http'],
+    ['browser', 'playwright'],
+    ['browser', 'puppeteer'],
+  ])('converts a PDF to markdown with render %s, on %s', async (render, used) => {
+    const { body } = await post('/v1/scrape', {
+      url: `${site.origin}/pdf/report.pdf`,
+      render,
+      ...(render === 'browser' ? { engine: used } : {}),
+      formats: ['markdown', 'html', 'links'],
+    }).expect(200);
+    expect(body.error).toBeUndefined();
+    expect(body.status_code).toBe(200);
+    expect(body.markdown).toMatch(/^# Quarterly report\n\n## Section 1\n\n/);
+    expect(body.markdown).toContain('\n\n<!-- page 3 -->\n\n## Section 3\n\n');
+    expect(body.html).toContain('<section data-page="1">\n<h2>Section 1</h2>');
+    expect(body.links).toEqual(['http://127.0.0.1/appendix']);
+    expect(body.metadata).toMatchObject({
+      title: 'Quarterly report',
+      author: 'Fixture Author',
+      page_count: 3,
+      engine: used,
+    });
+  });
+
+  it('answers an encrypted PDF with a named page error', async () => {
+    const { body } = await post('/v1/scrape', { url: `${site.origin}/pdf/encrypted.pdf` }).expect(200);
+    expect(body.error).toEqual({
+      code: 'UNSUPPORTED_CONTENT',
+      message: 'the PDF is encrypted and needs a password to open',
+    });
+    expect(body.markdown).toBeUndefined();
+  });
+
   it('reports a target 404 as a 200 with an HTTP_4XX error and the status code', async () => {
     const res = await post('/v1/scrape', { url: `${site.origin}/status/404` }).expect(200);
     expect(res.body.status_code).toBe(404);

@@ -3,6 +3,7 @@ import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength, Valida
 import { ActionsEnv } from './actions-env';
 import { Doc } from './env-doc';
 import { toInt, toList } from './env-transforms';
+import { withPdfEnv } from './pdf-env';
 
 export { DatabaseEnv } from './database-env';
 
@@ -193,7 +194,7 @@ export class ApiEnv extends SharedEnv {
   HTTP_KEEPALIVE_TIMEOUT_MS = 65_000;
 }
 
-export class WorkerEnv extends SharedEnv {
+export class WorkerEnv extends withPdfEnv(SharedEnv) {
   @Doc("worker's health and metrics port")
   @Transform(toInt)
   @Min(0)

@@ -36,8 +36,11 @@ export interface GuardedFetchOptions {
   cookies?: HopCookies;
   /** For the whole exchange, redirects and body included. Default 30000. */
   timeoutMs?: number;
-  /** Cap on the (decoded) body of each answer. Default 10 MB, the page cap. */
-  maxBytes?: number;
+  /**
+   * Cap on the (decoded) body of each answer. Default 10 MB, the page cap. A function picks it by
+   * the answer's headers (the http engine reads a PDF further than HTML).
+   */
+  maxBytes?: number | ((headers: http.IncomingHttpHeaders) => number);
   /** false (default): a 3xx is the answer; true: up to 20 hops; a number: up to that many. */
   followRedirects?: boolean | number;
   /** Trusted CAs, for the target and for an https `upstream`, instead of the system store (tests). */
@@ -134,13 +137,12 @@ function exchange(
   agents: GuardedAgents,
   pinned: string[],
   signal: AbortSignal,
-  maxBytes: number,
+  capOf: NonNullable<GuardedFetchOptions['maxBytes']>,
   tunnel?: Duplex,
 ): Promise<Exchange> {
   const { url, method, headers, body } = attempt;
   let abort: (() => void) | undefined;
   return new Promise<Exchange>((resolve, reject) => {
-    const tooLarge = () => new FetchFailedError('TOO_LARGE', `the answer exceeds ${maxBytes} bytes`);
     const client = url.protocol === 'https:' ? https : http;
     const agent = url.protocol === 'https:' ? agents.https : agents.http;
     const options: PinnedRequestOptions = tunnel
@@ -161,6 +163,8 @@ function exchange(
     );
     req.on('response', (res) => {
       const remoteAddress = res.socket.remoteAddress;
+      const maxBytes = typeof capOf === 'function' ? capOf(res.headers) : capOf;
+      const tooLarge = () => new FetchFailedError('TOO_LARGE', `the answer exceeds ${maxBytes} bytes`);
       if (Number(res.headers['content-length']) > maxBytes) return fail(tooLarge());
       const encoding = String(res.headers['content-encoding'] ?? '').toLowerCase();
       const decoder = DECODERS[encoding]?.();

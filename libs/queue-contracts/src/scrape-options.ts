@@ -95,6 +95,8 @@ export interface PageMetadata {
   language: string | null;
   canonical_url: string | null;
   site_name: string | null;
+  /** A PDF's pages; absent for other documents. */
+  page_count?: number;
   engine: EngineName;
 }
 

@@ -1,4 +1,4 @@
-import { contentKind, unsupportedReason } from './content/content-kind';
+import { contentKind, isPdf, unsupportedReason } from './content/content-kind';
 import { chromiumNetError, codeOfNetError, statusError } from './page-errors';
 
 describe('statusError', () => {
@@ -46,6 +46,13 @@ describe('Chromium net errors', () => {
 });
 
 describe('contentKind', () => {
+  it('knows a PDF by its signature within the first 1024 bytes', () => {
+    expect(isPdf(Buffer.from('%PDF-1.7\n'))).toBe(true);
+    expect(isPdf(Buffer.concat([Buffer.alloc(1000, 0x20), Buffer.from('%PDF-1.4')]))).toBe(true);
+    expect(isPdf(Buffer.concat([Buffer.alloc(1020, 0x20), Buffer.from('%PDF-1.4')]))).toBe(false);
+    expect(isPdf(Buffer.from('<!doctype html>'))).toBe(false);
+  });
+
   it.each([
     [undefined, undefined, 'html'],
     ['text/html; charset=utf-8', undefined, 'html'],
@@ -56,7 +63,8 @@ describe('contentKind', () => {
     ['application/rss+xml', undefined, 'text'],
     ['application/json', undefined, 'json'],
     ['application/ld+json; charset=utf-8', undefined, 'json'],
-    ['application/pdf', undefined, 'unsupported'],
+    ['application/pdf', undefined, 'pdf'],
+    ['application/pdf; qs=0.9', 'attachment; filename="report.pdf"', 'pdf'],
     ['image/png', undefined, 'unsupported'],
     ['application/octet-stream', undefined, 'unsupported'],
     ['text/csv', 'attachment; filename="a.csv"', 'unsupported'],
@@ -66,7 +74,7 @@ describe('contentKind', () => {
   });
 
   it('says why a document is not a page', () => {
-    expect(unsupportedReason('application/pdf; x=y')).toBe('the document is application/pdf, not a page');
+    expect(unsupportedReason('image/png; x=y')).toBe('the document is image/png, not a page');
     expect(unsupportedReason('text/csv', 'attachment')).toMatch(/download/);
   });
 });

@@ -177,14 +177,14 @@ export class RenderService {
     options: ScrapeOptions,
     decide: boolean,
   ): Promise<Converted | 'javascript'> {
-    const { body, kind } = capture;
-    if (body === undefined || !kind) throw new Error('convert: a capture without a document');
+    const { body, kind, pdf } = capture;
+    const url = capture.finalUrl ?? pageUrl;
     let answer: ContentAnswer;
     try {
-      answer = await this.content.run({
-        input: { body, kind, url: capture.finalUrl ?? pageUrl, options },
-        decide,
-      });
+      if (kind === 'pdf' && pdf) answer = await this.content.pdf({ bytes: pdf, url, options });
+      else if (body !== undefined && kind && kind !== 'pdf')
+        answer = await this.content.run({ input: { body, kind, url, options }, decide });
+      else throw new Error('convert: a capture without a document');
     } catch (err) {
       if (err instanceof PageFailure) return { error: err.toError() };
       throw err;
@@ -196,7 +196,8 @@ export class RenderService {
         error: { code: 'RENDER_CRASH', message: `the page could not be converted: ${answer.failed}` },
       };
     }
-    const wantsRaw = options.formats.includes('raw_html');
+    // A PDF has no markup to give back as raw_html.
+    const wantsRaw = options.formats.includes('raw_html') && body !== undefined;
     return { content: { ...answer.content, ...(wantsRaw ? { raw_html: body } : {}) } };
   }
 
@@ -210,7 +211,11 @@ export class RenderService {
   ): Promise<PageResult> {
     let error = capture.error ?? statusError(capture.status);
     let content: PageContent | undefined;
-    if (capture.body !== undefined && capture.kind) {
+    if (capture.pdf) {
+      converted ??= (await this.convert(capture, request.url, options, false)) as Converted;
+      content = converted.content;
+      error ??= converted.error;
+    } else if (capture.body !== undefined && capture.kind) {
       if (tooLarge(capture.body)) {
         error = { code: 'TOO_LARGE', message: `the document exceeds ${MAX_HTML_BYTES} bytes` };
       } else {

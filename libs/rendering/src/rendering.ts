@@ -46,6 +46,7 @@ export type RenderingEnv = PoolEnv &
     | 'ACTIONS_MAX_SCRIPT_BYTES'
     | 'ACTIONS_MAX_SCREENSHOT_BYTES'
     | 'NODE_EXTRA_CA_CERTS'
+    | 'PDF_MAX_BYTES'
   >;
 
 export interface RenderingOptions {
@@ -119,11 +120,12 @@ export async function startRendering({ env, policy, resolver }: RenderingOptions
     settleMaxMs: env.RENDER_SETTLE_MAX_MS,
     actionLimits: actionLimits(env),
     refusals,
+    pdfMaxBytes: env.PDF_MAX_BYTES,
     // One bound over both engines' browsers.
     memory: new BrowserMemoryGuard(limits.browserMaxMemoryMb * 2 ** 20),
   };
   const engines = {
-    http: new HttpEngine({ policy, resolver, ca }),
+    http: new HttpEngine({ policy, resolver, ca }, env.PDF_MAX_BYTES),
     playwright: new PlaywrightEngine(browserSettings),
     puppeteer: new PuppeteerEngine(browserSettings),
   };

@@ -159,7 +159,7 @@ describe.each(ENGINES)('engine contract: %s', (engine) => {
     },
   );
 
-  it.each(['/files/document.pdf', '/files/image.png', '/files/blob.bin', '/download/file.csv'])(
+  it.each(['/files/image.png', '/files/blob.bin', '/download/file.csv'])(
     'refuses %s as UNSUPPORTED_CONTENT',
     async (path) => {
       const page = await render(engine, path);

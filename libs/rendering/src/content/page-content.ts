@@ -15,7 +15,7 @@ export type ContentOptions = Pick<
 export interface ContentInput {
   /** The document's HTML (as rendered or as fetched), or the text of a text document. */
   body: string;
-  kind: Exclude<ContentKind, 'unsupported'>;
+  kind: Exclude<ContentKind, 'unsupported' | 'pdf'>;
   /** The final URL: relative references resolve against it. */
   url: string;
   options: ContentOptions;
@@ -54,7 +54,7 @@ const TITLE_SEARCH_BLOCKS = 5;
  * The markdown of a page starts with its title as a level-1 heading, with or without
  * `only_main_content`; the content's own heading of that title, near its start, is not repeated.
  */
-function withTitle(markdown: string, title: string | null): string {
+export function withTitle(markdown: string, title: string | null): string {
   if (!title) return markdown;
   const heading = titleHeading(title);
   let start = 0;

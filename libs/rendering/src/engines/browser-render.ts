@@ -14,6 +14,7 @@ import {
 } from '../page-errors';
 import type { RefusalLog } from '../refusal-log';
 import type { BrowserMemoryGuard } from './browser-memory';
+import { pdfCapture } from './document-pdf';
 import type { Capture, EngineRequest } from './engine';
 import type { PageMonitor } from './page-monitor';
 import { fullPageScreenshot, runActions, waitForSelector } from './page-actions';
@@ -41,6 +42,8 @@ export interface BrowserTab {
 
 export interface TabSettings {
   engine: BrowserEngine;
+  /** PDF_MAX_BYTES, for the TOO_LARGE message. */
+  pdfMaxBytes: number;
   refusals: RefusalLog;
   /** The readiness rule's quiet window (RENDER_IDLE_MS). */
   idleMs: number;
@@ -71,6 +74,8 @@ export interface BrowserEngineSettings {
   settleMaxMs: number;
   actionLimits: ActionLimits;
   refusals: RefusalLog;
+  /** PDF_MAX_BYTES: how far a PDF document is read (DocumentPdfReader). */
+  pdfMaxBytes: number;
   /** BROWSER_MAX_MEMORY_MB over both engines' browsers. */
   memory: BrowserMemoryGuard;
 }
@@ -175,7 +180,8 @@ async function navigationFailure(
   const failed = { engine: settings.engine, finalUrl: doc?.url ?? null, status: null };
   if (tab.gone()) throw new BrowserGoneError(err);
   if (tab.crashed) return { ...failed, error: crashError };
-  // Chromium turns a document it will not show (a PDF, an attachment) into an aborted download.
+  if (monitor.pdf) return pdfCapture(settings.engine, settings.pdfMaxBytes, monitor.pdf);
+  // Chromium turns a document it will not show (an attachment, a binary) into an aborted download.
   if (doc && contentKind(doc.headers['content-type'], doc.headers['content-disposition']) === 'unsupported') {
     const reason = unsupportedReason(doc.headers['content-type'], doc.headers['content-disposition']);
     return { ...failed, status: doc.status, error: { code: 'UNSUPPORTED_CONTENT', message: reason } };
@@ -322,8 +328,9 @@ async function renderFlow(
   if (refused) return refused;
 
   const doc = monitor.document;
+  if (monitor.pdf) return pdfCapture(settings.engine, settings.pdfMaxBytes, monitor.pdf);
   const kind = doc ? contentKind(doc.headers['content-type'], doc.headers['content-disposition']) : 'html';
-  if (kind === 'unsupported') {
+  if (kind === 'unsupported' || kind === 'pdf') {
     const reason = unsupportedReason(doc?.headers['content-type'], doc?.headers['content-disposition']);
     return fail({ code: 'UNSUPPORTED_CONTENT', message: reason }, doc?.status ?? null);
   }

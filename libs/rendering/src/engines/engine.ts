@@ -26,6 +26,8 @@ export interface Capture {
   status: number | null;
   /** The document's HTML (rendered DOM or fetched bytes), or a text document's text. */
   body?: string;
+  /** A PDF's bytes (kind `pdf`), in place of `body`. */
+  pdf?: Buffer;
   kind?: Exclude<ContentKind, 'unsupported'>;
   screenshot?: Buffer;
   /** What the page's actions brought back, up to the one that failed. */

@@ -9,7 +9,7 @@ import {
   type HostResolver,
 } from '@app/net-guard';
 import { MAX_HTML_BYTES } from '@app/queue-contracts';
-import { contentKind, unsupportedReason } from '../content/content-kind';
+import { contentKind, isPdf, mayBePdf, mediaType, unsupportedReason } from '../content/content-kind';
 import { parseDocument } from '../content/html-document';
 import { remaining } from '../deadline';
 import { ACCEPT_LANGUAGE, browserProfile } from './browser-profile';
@@ -61,7 +61,11 @@ export class HttpEngine implements RenderEngine {
    * its own: the https proxy and the target inside the tunnel. The pooled agents keep Node's store,
    * since a `ca` there would key every pooled socket by all of it.
    */
-  constructor(private readonly net: { policy: AddressPolicy; resolver?: HostResolver; ca?: string[] }) {
+  constructor(
+    private readonly net: { policy: AddressPolicy; resolver?: HostResolver; ca?: string[] },
+    /** PDF_MAX_BYTES: a PDF is read this far, anything else MAX_HTML_BYTES. */
+    private readonly pdfMaxBytes = MAX_HTML_BYTES,
+  ) {
     this.agents = createGuardedAgents({ policy: net.policy, resolver: net.resolver, keepAlive: true });
   }
 
@@ -88,7 +92,7 @@ export class HttpEngine implements RenderEngine {
         // The caller's, to the target's origin only: not to where a redirect leads elsewhere.
         originHeaders: options.headers,
         timeoutMs: Math.max(1, remaining(deadline)),
-        maxBytes: MAX_HTML_BYTES,
+        maxBytes: (answer) => (mayBePdf(answer['content-type']) ? this.pdfMaxBytes : MAX_HTML_BYTES),
         followRedirects: MAX_REDIRECTS,
         cookies: jar,
         upstream: proxy,
@@ -110,7 +114,10 @@ export class HttpEngine implements RenderEngine {
     }
     const contentType = headers['content-type'];
     const disposition = headers['content-disposition'];
-    const kind = contentKind(contentType, disposition);
+    let kind = contentKind(contentType, disposition);
+    // A PDF served as a generic binary or without a type is known by its signature.
+    if ((kind === 'unsupported' || mediaType(contentType) === '') && isPdf(response.body)) kind = 'pdf';
+    if (kind === 'pdf') return { ...answered, pdf: response.body, kind };
     if (kind === 'unsupported') {
       return {
         ...answered,

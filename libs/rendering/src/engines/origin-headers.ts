@@ -1,10 +1,14 @@
 import { withHeaders } from '@app/net-guard';
 import type { EngineRequest } from './engine';
+import { DOCUMENT_RESPONSES, type ResponsePaused } from './document-pdf';
 import type { CdpClient } from './page-monitor';
 
 interface RequestPaused {
   requestId: string;
   request: { url: string; headers: Record<string, string> };
+  /** Set when the pause is at the response stage (DOCUMENT_RESPONSES). */
+  responseStatusCode?: number;
+  responseErrorReason?: string;
 }
 
 /** The caller's headers and the one origin they go to: the target URL's (scheme, host and port). */
@@ -27,28 +31,32 @@ const escapePattern = (text: string) => text.replace(/[\\*?]/g, '\\$&');
  * continued with over a redirect; each hop to the origin is paused again). Not the engines'
  * extra-headers APIs, which send to every origin. Only that origin's requests are paused
  * (Fetch.enable's pattern), and only on a page with headers; the pattern changes page by page.
+ * Documents' responses are paused on every page, for DocumentPdfReader.
  */
 export class OriginHeaderInjector {
   private current: HeadersForOrigin | undefined;
-  /** The origin whose requests Fetch pauses now, if any. */
-  private pausing: string | undefined;
+  /** The origin whose requests Fetch pauses now, if any; null before the first page. */
+  private pausing: string | undefined | null = null;
 
   constructor(private readonly cdp: CdpClient) {}
 
-  /** Once per tab, with the session's other listeners. */
-  listen(): void {
-    this.cdp.on('Fetch.requestPaused', (e: RequestPaused) => void this.continueRequest(e));
+  /**
+   * Once per tab, with the session's other listeners. Fetch also pauses every document's response
+   * (the one Fetch.enable of the session holds both patterns): those go to `onResponse`.
+   */
+  listen(onResponse: (e: ResponsePaused) => Promise<void>): void {
+    this.cdp.on('Fetch.requestPaused', (e: RequestPaused & ResponsePaused) => {
+      if (e.responseStatusCode !== undefined || e.responseErrorReason !== undefined) void onResponse(e);
+      else void this.continueRequest(e);
+    });
   }
 
   /** Before each page: its headers, or none (a reused tab forgets the last page's). */
   async beginPage(next: HeadersForOrigin | undefined): Promise<void> {
     this.current = next;
-    if (next?.origin === this.pausing) return;
-    if (next) {
-      await this.cdp.send('Fetch.enable', { patterns: [{ urlPattern: `${escapePattern(next.origin)}/*` }] });
-    } else {
-      await this.cdp.send('Fetch.disable');
-    }
+    if (this.pausing !== null && next?.origin === this.pausing) return;
+    const origin = next ? [{ urlPattern: `${escapePattern(next.origin)}/*` }] : [];
+    await this.cdp.send('Fetch.enable', { patterns: [...origin, DOCUMENT_RESPONSES] });
     this.pausing = next?.origin;
   }
 

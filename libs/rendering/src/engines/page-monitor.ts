@@ -1,6 +1,8 @@
 import { MAX_HTML_BYTES } from '@app/queue-contracts';
 import { DeadlineError, sleep, withDeadline } from '../deadline';
+import { DocumentPdfReader, type DocumentPdf } from './document-pdf';
 import { OriginHeaderInjector, type HeadersForOrigin } from './origin-headers';
+import { mayBePdf } from '../content/content-kind';
 import { PageFailure } from '../page-errors';
 import { readinessExpression, readinessInitScript } from './readiness';
 
@@ -158,17 +160,31 @@ export class PageMonitor {
   /** Settles when the document goes past the cap; race navigation against it. */
   tooLargeSignal = this.nextTooLargeSignal();
   private readonly originHeaders: OriginHeaderInjector;
+  private readonly pdfReader: DocumentPdfReader;
 
   constructor(
     /** The tab's own session: page actions send their input events over it. */
     readonly cdp: CdpClient,
     private readonly maxDocumentBytes: number,
+    /** PDF_MAX_BYTES: a PDF document is read this far instead (DocumentPdfReader). */
+    maxPdfBytes = maxDocumentBytes,
   ) {
     this.originHeaders = new OriginHeaderInjector(cdp);
+    this.pdfReader = new DocumentPdfReader(
+      cdp,
+      maxPdfBytes,
+      (frameId) => frameId === this.mainFrameId,
+      (document) => (this.document = document),
+    );
+  }
+
+  /** The main document as a PDF, read before its navigation was ended; undefined for any other. */
+  get pdf(): DocumentPdf | undefined {
+    return this.pdfReader.pdf;
   }
 
   async start(): Promise<void> {
-    this.originHeaders.listen();
+    this.originHeaders.listen((e) => this.pdfReader.paused(e));
     this.cdp.on('Network.requestWillBeSent', (e: RequestWillBeSent) => {
       this.lastActivity = Date.now();
       if (e.request.url.startsWith('data:') || LONG_LIVED.has(e.type ?? '')) return;
@@ -187,7 +203,9 @@ export class PageMonitor {
         Object.entries(e.response.headers).map(([k, v]) => [k.toLowerCase(), v]),
       );
       this.document = { url: e.response.url, status: e.response.status, headers };
-      if (Number(headers['content-length']) > this.maxDocumentBytes) this.stop();
+      // A PDF is DocumentPdfReader's to bound.
+      if (Number(headers['content-length']) > this.maxDocumentBytes && !mayBePdf(headers['content-type']))
+        this.stop();
     });
     this.cdp.on('Network.dataReceived', (e: DataReceived) => {
       this.lastActivity = Date.now();
@@ -231,6 +249,7 @@ export class PageMonitor {
     this.document = undefined;
     this.documentError = undefined;
     this.tooLargeSignal = this.nextTooLargeSignal();
+    this.pdfReader.reset();
     await this.originHeaders.beginPage(headers);
     if (blockResources === this.blocking) return;
     await this.cdp.send('Network.setBlockedURLs', { urls: blockResources ? BLOCKED_URL_PATTERNS : [] });

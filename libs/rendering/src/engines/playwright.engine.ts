@@ -205,7 +205,7 @@ export class PlaywrightEngine implements RenderEngine {
     let monitor = this.monitors.get(page);
     if (!monitor) {
       const cdp = (await page.context().newCDPSession(page)) as unknown as CdpClient;
-      monitor = new PageMonitor(cdp, MAX_HTML_BYTES);
+      monitor = new PageMonitor(cdp, MAX_HTML_BYTES, this.settings.pdfMaxBytes);
       await monitor.start();
       // A tab stays in its context, whose pages all have its device profile (ContextProfile).
       await cdp.send(

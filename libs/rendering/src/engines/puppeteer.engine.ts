@@ -291,7 +291,7 @@ export class PuppeteerEngine implements RenderEngine {
   private async prepare(page: Page, request: EngineRequest): Promise<PageMonitor> {
     const { options } = request;
     const cdp = (await page.createCDPSession()) as unknown as CdpClient;
-    const monitor = new PageMonitor(cdp, MAX_HTML_BYTES);
+    const monitor = new PageMonitor(cdp, MAX_HTML_BYTES, this.settings.pdfMaxBytes);
     await monitor.start();
     await monitor.beginPage(options.block_resources, headersForOrigin(request));
     if (request.session) await restoreSession(monitor, request.session);

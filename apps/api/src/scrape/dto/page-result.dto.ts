@@ -41,6 +41,13 @@ class PageMetadataDto implements PageMetadata {
   @ApiProperty({ type: String, nullable: true, description: 'The name of the site the page belongs to.' })
   site_name: string | null;
 
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    description: "A PDF's pages; absent for other documents.",
+  })
+  page_count?: number;
+
   @ApiProperty({ enum: ['http', ...BROWSER_ENGINES], description: 'What rendered the page.' })
   engine: EngineName;
 }
