@@ -23,7 +23,14 @@ const links = (topic: string) =>
 
 describe('labelled tails', () => {
   it('drops what follows a "related" label that is not a heading, in any of the corpora languages', () => {
-    for (const label of ['Auch interessant:', 'You might also like', 'Articles similaires']) {
+    for (const label of [
+      'Auch interessant:',
+      'You might also like',
+      'Articles similaires',
+      'Zum Weiterlesen:',
+      'Czytaj też',
+      'Möchten Sie den Artikel teilen?',
+    ]) {
       const text = extract(`<div class="entry">${paragraphs('bodyText', 12)}
         <p><strong>${label}</strong></p>${links('elsewhere')}</div>`);
       expect(text).toContain('bodyText sentence 11');
@@ -53,6 +60,35 @@ describe('labelled tails', () => {
       `<div class="entry">${paragraphs('bodyText', 12)}<h3>Comments</h3>${paragraphs('reply', 2)}</div>`,
     );
     expect(text).toContain('reply sentence 1');
+  });
+});
+
+describe('credits and bylines', () => {
+  it("drops a picture's credit line, and an article's date and author by their class words", () => {
+    const text = extract(
+      `<article><div class="entry-meta"><span class="post-date">5. Mai 2020</span>
+      <span class="author">Erika Muster</span></div>${paragraphs('bodyText', 12)}
+      <figure><img src="/a.jpg"><figcaption>Foto: Agentur Beispiel</figcaption></figure>
+      <p>© Beispielbild GmbH</p>${paragraphs('moreText', 4)}</article>`,
+      ARTICLE_LD,
+    );
+    expect(text).toContain('moreText sentence 3');
+    for (const noise of ['5. Mai 2020', 'Erika Muster', 'Agentur Beispiel', 'Beispielbild'])
+      expect(text).not.toContain(noise);
+  });
+
+  it("keeps a listing's dates and authors: they describe each entry", () => {
+    const entries = Array.from(
+      { length: 6 },
+      (
+        _,
+        i,
+      ) => `<div class="entry"><h3><a href="/e/${i}">Entry ${i} title</a></h3><span class="date">May ${i + 1}</span>
+        <span class="author">writer${i}</span><p>entry${i} summary carries enough words to read as prose.</p></div>`,
+    ).join('');
+    const text = extract(`<div class="list">${entries}</div>`);
+    expect(text).toContain('writer5');
+    expect(text).toContain('May 6');
   });
 });
 
