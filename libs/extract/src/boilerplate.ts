@@ -39,6 +39,23 @@ function removable(signal: Signal, stats: TextStats | undefined, total: number, 
   );
 }
 
+const HEADING = /^H[1-6]$/;
+
+/**
+ * A heading, or a block holding one heading and no other text: a section's title, whatever its
+ * class says (`<div class="module-header"><h2>...</h2></div>`). A page's header holds more.
+ */
+function isSectionTitle(element: Element, stats: Map<Element, TextStats>): boolean {
+  if (HEADING.test(element.tagName)) return true;
+  const only = element.firstElementChild;
+  return (
+    !!only &&
+    only === element.lastElementChild &&
+    HEADING.test(only.tagName) &&
+    stats.get(only)?.chars === stats.get(element)?.chars
+  );
+}
+
 /**
  * Removes navigation, headers, footers, sidebars, banners, dialogs and controls, read from tags,
  * roles and class names; top down: what is removed is not looked into. Readers' comments go on an
@@ -63,7 +80,10 @@ export function removeChrome(root: Element, stats: Map<Element, TextStats>, kind
         commentChars += stats.get(element)?.chars ?? 0;
         continue;
       }
-      if (removable(signal, stats.get(element), total, kind)) {
+      if (
+        removable(signal, stats.get(element), total, kind) &&
+        !(signal === 'chrome-name' && isSectionTitle(element, stats))
+      ) {
         element.remove();
         continue;
       }

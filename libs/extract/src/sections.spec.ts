@@ -1,5 +1,7 @@
 import { parseHTML } from 'linkedom';
+import { removeChrome } from './boilerplate';
 import { extractMainContent, jsonLdNodes, readPageProfile } from './index';
+import { measure } from './text-stats';
 
 const paragraphs = (topic: string, count: number) =>
   Array.from(
@@ -75,6 +77,16 @@ describe('credits and bylines', () => {
     expect(text).toContain('moreText sentence 3');
     for (const noise of ['5. Mai 2020', 'Erika Muster', 'Agentur Beispiel', 'Beispielbild'])
       expect(text).not.toContain(noise);
+  });
+
+  it('keeps a section title classed as a header, and drops a page header classed so', () => {
+    const { document } = parseHTML(`<!doctype html><html><body><div class="site-header"><a href="/">Logo</a>
+      siteTagline for every page</div><div class="entry">${paragraphs('bodyText', 12)}
+      <div class="module-header"><h2>Sectionheading</h2></div>${paragraphs('moreText', 4)}</div></body></html>`);
+    removeChrome(document.body, measure(document.body).of, 'other');
+    const text = document.body.textContent ?? '';
+    expect(text).toContain('Sectionheading');
+    expect(text).not.toContain('siteTagline');
   });
 
   it("keeps a listing's dates and authors: they describe each entry", () => {
