@@ -41,6 +41,16 @@ describe('labelled tails', () => {
     }
   });
 
+  it('drops a line among the paragraphs that opens with such a label and links to another story', () => {
+    const text = extract(`<div class="entry">${paragraphs('bodyText', 6)}
+      <p>Le puede interesar: <a href="/other">Another story with a long headline of its own</a></p>
+      <p>Read also: the instructions below, which this article explains <a href="/x">here</a>.</p>
+      ${paragraphs('moreText', 6)}</div>`);
+    expect(text).toContain('moreText sentence 5');
+    expect(text).not.toContain('Another story');
+    expect(text).toContain('the instructions below');
+  });
+
   it('drops a comments section below an article, labelled by a heading', () => {
     const text = extract(
       `<article>${paragraphs('bodyText', 12)}<h3>Leave a Reply</h3><p>Your email address is never shown.</p></article>`,

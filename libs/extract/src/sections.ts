@@ -18,61 +18,64 @@ const MAX_LABEL_CHARS = 80;
  * corpora's languages (English, German, French, Spanish, Polish, Portuguese): below any page's own
  * content.
  */
-export const ELSEWHERE_LABEL = new RegExp(
-  '^(' +
-    [
-      'related( (posts?|articles?|stories|content|reading|links|topics))?\\b',
-      'similar (posts|articles|stories)',
-      'recommended( for you| reading| articles| stories)?$',
-      'read (more|next|also)\\b',
-      'more (stories|articles|posts|news) ',
-      'you (may|might) (also )?(like|enjoy|be interested)',
-      'popular (posts|articles|stories)',
-      'share (this|on)\\b',
-      'related coverage',
-      'about the author',
-      'post navigation',
-      'verwandte (beiträge|artikel|themen)',
-      'ähnliche (beiträge|artikel)',
-      'das (thema )?könnte (sie|dich) (auch )?interessieren',
-      'auch interessant',
-      'mehr zum thema',
-      'weitere (artikel|beiträge|nachrichten|themen)',
-      'lesen sie (auch|hier|mehr)\\b[^.!?]*',
-      '(auch|ebenfalls) lesen',
-      '(zum )?weiterlesen',
-      'schon gelesen',
-      'weiterführende (links?|artikel|beiträge|informationen)',
-      'die redaktion empfiehlt',
-      'heute empfehlen wir',
-      'empfohlene (beiträge|artikel)',
-      'meist(gelesene|diskutierte|kommentierte|geteilte)( (artikel|beiträge|nachrichten))?',
-      'neueste (artikel|beiträge)',
-      'mehr (von|aus|zu|über)\\b[^.!?]*',
-      'beiträge zum thema',
-      'themen (im|in diesem) (artikel|beitrag)',
-      'über (den autor|die autorin)',
-      '(diesen )?(artikel|beitrag) (gefallen|teilen)\\b[^.]*',
-      'möchten sie (den|diesen) (artikel|beitrag) teilen',
-      'teilen mit',
-      'share',
-      '(diesen (artikel|beitrag) )?teilen$',
-      'articles similaires',
-      'à lire aussi',
-      'sur le même sujet',
-      'vous aimerez aussi',
-      'lire aussi',
-      'czytaj (też|także|również|więcej)',
-      'zobacz (też|także|również)',
-      '(le|te) puede interesar',
-      'lee también',
-      'veja também',
-      'artículos relacionados',
-      'también te puede interesar',
-    ].join('|') +
-    ')[\\s:.!?]*$',
-  'i',
-);
+const ELSEWHERE_WORDS = [
+  'related( (posts?|articles?|stories|content|reading|links|topics))?\\b',
+  'similar (posts|articles|stories)',
+  'recommended( for you| reading| articles| stories)?$',
+  'read (more|next|also)\\b',
+  'more (stories|articles|posts|news) ',
+  'you (may|might) (also )?(like|enjoy|be interested)',
+  'popular (posts|articles|stories)',
+  'share (this|on)\\b',
+  'related coverage',
+  'about the author',
+  'post navigation',
+  'verwandte (beiträge|artikel|themen)',
+  'ähnliche (beiträge|artikel)',
+  'das (thema )?könnte (sie|dich) (auch )?interessieren',
+  'auch interessant',
+  'mehr zum thema',
+  'weitere (artikel|beiträge|nachrichten|themen)',
+  'lesen sie (auch|hier|mehr)\\b[^.!?]*',
+  '(auch|ebenfalls) lesen',
+  '(zum )?weiterlesen',
+  'schon gelesen',
+  'weiterführende (links?|artikel|beiträge|informationen)',
+  'die redaktion empfiehlt',
+  'heute empfehlen wir',
+  'empfohlene (beiträge|artikel)',
+  'meist(gelesene|diskutierte|kommentierte|geteilte)( (artikel|beiträge|nachrichten))?',
+  'neueste (artikel|beiträge)',
+  'mehr (von|aus|zu|über)\\b[^.!?]*',
+  'beiträge zum thema',
+  'themen (im|in diesem) (artikel|beitrag)',
+  'über (den autor|die autorin)',
+  '(diesen )?(artikel|beitrag) (gefallen|teilen)\\b[^.]*',
+  'möchten sie (den|diesen) (artikel|beitrag) teilen',
+  'teilen mit',
+  'share',
+  '(diesen (artikel|beitrag) )?teilen$',
+  'articles similaires',
+  'à lire aussi',
+  'sur le même sujet',
+  'vous aimerez aussi',
+  'lire aussi',
+  'czytaj (też|także|również|więcej)',
+  'zobacz (też|także|również)',
+  '(le|te) puede interesar',
+  'lee también',
+  'veja também',
+  'artículos relacionados',
+  'también te puede interesar',
+].join('|');
+
+export const ELSEWHERE_LABEL = new RegExp(`^(${ELSEWHERE_WORDS})[\\s:.!?]*$`, 'i');
+
+/**
+ * A line that opens with such a label and points on ("Le puede interesar: <a>...</a>", "À lire
+ * aussi » <a>...</a>"): a link to another story set among an article's paragraphs.
+ */
+export const ELSEWHERE_LEAD = new RegExp(`^(${ELSEWHERE_WORDS})\\s*[:»›|]`, 'i');
 
 /** Labels that open readers' comments or the form to write one. */
 export const COMMENTS_LABEL =
@@ -145,7 +148,12 @@ const MAX_LABELS = 50;
 const MAX_TAIL_SHARE = 0.25;
 
 /** The blocks under `content` whose whole text, a line at most, `label` matches; in document order. */
-function findLines(content: Element, label: RegExp, stats: Map<Element, TextStats>): Element[] {
+function findLines(
+  content: Element,
+  label: RegExp,
+  stats: Map<Element, TextStats>,
+  maxChars = MAX_LABEL_CHARS,
+): Element[] {
   const labels: Element[] = [];
   const stack: Element[] = [];
   for (let child = content.lastElementChild; child; child = child.previousElementSibling) stack.push(child);
@@ -154,7 +162,7 @@ function findLines(content: Element, label: RegExp, stats: Map<Element, TextStat
     const { chars = 0, elements = 0 } = stats.get(element) ?? {};
     if (
       chars > 0 &&
-      chars <= MAX_LABEL_CHARS &&
+      chars <= maxChars &&
       elements <= MAX_LABEL_ELEMENTS &&
       // Collapsed first: a line of 80 visible characters may hold megabytes of whitespace.
       label.test((element.textContent ?? '').replace(/\s+/g, ' ').trim())
@@ -211,4 +219,17 @@ export function removeLines(content: Element, line: RegExp): void {
   const { of: stats } = measure(content);
   const charsOf = (element: Element) => stats.get(element)?.chars ?? 0;
   for (const found of findLines(content, line, stats)) lineBlock(found, content, charsOf).remove();
+}
+
+/** A line pointing to another story is short: a label and a headline. */
+const MAX_LEAD_CHARS = 240;
+
+/** Removes, under `content`, each short line that opens with `lead` and is mostly a link. */
+export function removeLeadLines(content: Element, lead: RegExp): void {
+  const { of: stats } = measure(content);
+  const charsOf = (element: Element) => stats.get(element)?.chars ?? 0;
+  for (const found of findLines(content, lead, stats, MAX_LEAD_CHARS)) {
+    const { chars = 0, linkChars = 0 } = stats.get(found) ?? {};
+    if (linkChars >= chars / 2) lineBlock(found, content, charsOf).remove();
+  }
 }
