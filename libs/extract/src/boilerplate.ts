@@ -24,7 +24,7 @@ const MIN_CHROME_LINK_DENSITY = 0.4;
  */
 const MAX_QUIET_COMMENTS_SHARE = 0.4;
 
-function removable(signal: Signal, stats: TextStats | undefined, total: number): boolean {
+function removable(signal: Signal, stats: TextStats | undefined, total: number, kind: PageKind): boolean {
   // A menu can outweigh the page (a mega menu of every category).
   if (signal === 'overlay' || signal === 'navigation' || signal === 'hidden') return true;
   const share = (stats?.chars ?? 0) / total;
@@ -32,9 +32,27 @@ function removable(signal: Signal, stats: TextStats | undefined, total: number):
   const density = stats && stats.chars ? stats.linkChars / stats.chars : 0;
   if (signal === 'navigation-name')
     return share < MAX_CHROME_NAME_SHARE && density >= MIN_CHROME_LINK_DENSITY;
+  if (signal === 'byline-name') return kind === 'article' && share < MAX_QUIET_CHROME_SHARE;
   if (signal !== 'chrome-name') return false; // comments are weighed by removeChrome
   return (
     share < MAX_QUIET_CHROME_SHARE || (share < MAX_CHROME_NAME_SHARE && density >= MIN_CHROME_LINK_DENSITY)
+  );
+}
+
+const HEADING = /^H[1-6]$/;
+
+/**
+ * A heading, or a block holding one heading and no other text: a section's title, whatever its
+ * class says (`<div class="module-header"><h2>...</h2></div>`). A page's header holds more.
+ */
+function isSectionTitle(element: Element, stats: Map<Element, TextStats>): boolean {
+  if (HEADING.test(element.tagName)) return true;
+  const only = element.firstElementChild;
+  return (
+    !!only &&
+    only === element.lastElementChild &&
+    HEADING.test(only.tagName) &&
+    stats.get(only)?.chars === stats.get(element)?.chars
   );
 }
 
@@ -62,7 +80,10 @@ export function removeChrome(root: Element, stats: Map<Element, TextStats>, kind
         commentChars += stats.get(element)?.chars ?? 0;
         continue;
       }
-      if (removable(signal, stats.get(element), total)) {
+      if (
+        removable(signal, stats.get(element), total, kind) &&
+        !(signal === 'chrome-name' && isSectionTitle(element, stats))
+      ) {
         element.remove();
         continue;
       }

@@ -5,7 +5,15 @@ import type { JsonLdNode } from './json-ld';
 import { removeOtherProducts } from './product';
 import { productFromJsonLd, THIN_PRODUCT_CHARS } from './product-json-ld';
 import type { PageKind } from './profile';
-import { COMMENTS_LABEL, ELSEWHERE_LABEL, removeLabelledTails } from './sections';
+import {
+  COMMENTS_LABEL,
+  CREDIT_LINE,
+  ELSEWHERE_LABEL,
+  ELSEWHERE_LEAD,
+  removeLabelledTails,
+  removeLeadLines,
+  removeLines,
+} from './sections';
 import { readabilityArticle, readabilityCanAfford } from './readability-candidate';
 import { coverageRoot, planPrune } from './structural';
 import { measure } from './text-stats';
@@ -56,6 +64,8 @@ export function extractMainContent(
     removeLabelledTails(content, ELSEWHERE_LABEL);
     // On other pages a comments label can open a thread's replies: the comments weighing decides.
     if (kind === 'article') removeLabelledTails(content, COMMENTS_LABEL);
+    removeLines(content, CREDIT_LINE);
+    removeLeadLines(content, ELSEWHERE_LEAD);
   }
   if (kind === 'product') {
     removeOtherProducts(content);

@@ -1,5 +1,7 @@
 import { parseHTML } from 'linkedom';
+import { removeChrome } from './boilerplate';
 import { extractMainContent, jsonLdNodes, readPageProfile } from './index';
+import { measure } from './text-stats';
 
 const paragraphs = (topic: string, count: number) =>
   Array.from(
@@ -23,13 +25,30 @@ const links = (topic: string) =>
 
 describe('labelled tails', () => {
   it('drops what follows a "related" label that is not a heading, in any of the corpora languages', () => {
-    for (const label of ['Auch interessant:', 'You might also like', 'Articles similaires']) {
+    for (const label of [
+      'Auch interessant:',
+      'You might also like',
+      'Articles similaires',
+      'Zum Weiterlesen:',
+      'Czytaj też',
+      'Möchten Sie den Artikel teilen?',
+    ]) {
       const text = extract(`<div class="entry">${paragraphs('bodyText', 12)}
         <p><strong>${label}</strong></p>${links('elsewhere')}</div>`);
       expect(text).toContain('bodyText sentence 11');
       expect(text).not.toContain(label);
       expect(text).not.toContain('elsewhere story');
     }
+  });
+
+  it('drops a line among the paragraphs that opens with such a label and links to another story', () => {
+    const text = extract(`<div class="entry">${paragraphs('bodyText', 6)}
+      <p>Le puede interesar: <a href="/other">Another story with a long headline of its own</a></p>
+      <p>Read also: the instructions below, which this article explains <a href="/x">here</a>.</p>
+      ${paragraphs('moreText', 6)}</div>`);
+    expect(text).toContain('moreText sentence 5');
+    expect(text).not.toContain('Another story');
+    expect(text).toContain('the instructions below');
   });
 
   it('drops a comments section below an article, labelled by a heading', () => {
@@ -53,6 +72,45 @@ describe('labelled tails', () => {
       `<div class="entry">${paragraphs('bodyText', 12)}<h3>Comments</h3>${paragraphs('reply', 2)}</div>`,
     );
     expect(text).toContain('reply sentence 1');
+  });
+});
+
+describe('credits and bylines', () => {
+  it("drops a picture's credit line, and an article's date and author by their class words", () => {
+    const text = extract(
+      `<article><div class="entry-meta"><span class="post-date">5. Mai 2020</span>
+      <span class="author">Erika Muster</span></div>${paragraphs('bodyText', 12)}
+      <figure><img src="/a.jpg"><figcaption>Foto: Agentur Beispiel</figcaption></figure>
+      <p>© Beispielbild GmbH</p>${paragraphs('moreText', 4)}</article>`,
+      ARTICLE_LD,
+    );
+    expect(text).toContain('moreText sentence 3');
+    for (const noise of ['5. Mai 2020', 'Erika Muster', 'Agentur Beispiel', 'Beispielbild'])
+      expect(text).not.toContain(noise);
+  });
+
+  it('keeps a section title classed as a header, and drops a page header classed so', () => {
+    const { document } = parseHTML(`<!doctype html><html><body><div class="site-header"><a href="/">Logo</a>
+      siteTagline for every page</div><div class="entry">${paragraphs('bodyText', 12)}
+      <div class="module-header"><h2>Sectionheading</h2></div>${paragraphs('moreText', 4)}</div></body></html>`);
+    removeChrome(document.body, measure(document.body).of, 'other');
+    const text = document.body.textContent ?? '';
+    expect(text).toContain('Sectionheading');
+    expect(text).not.toContain('siteTagline');
+  });
+
+  it("keeps a listing's dates and authors: they describe each entry", () => {
+    const entries = Array.from(
+      { length: 6 },
+      (
+        _,
+        i,
+      ) => `<div class="entry"><h3><a href="/e/${i}">Entry ${i} title</a></h3><span class="date">May ${i + 1}</span>
+        <span class="author">writer${i}</span><p>entry${i} summary carries enough words to read as prose.</p></div>`,
+    ).join('');
+    const text = extract(`<div class="list">${entries}</div>`);
+    expect(text).toContain('writer5');
+    expect(text).toContain('May 6');
   });
 });
 

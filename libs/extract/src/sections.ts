@@ -1,4 +1,4 @@
-import { measure } from './text-stats';
+import { measure, type TextStats } from './text-stats';
 
 /**
  * Sections opened by a label: what a heading or a short line names (other products, related
@@ -15,38 +15,67 @@ const MAX_LABEL_CHARS = 80;
 
 /**
  * Labels that open what points elsewhere (related stories, more to read, sharing), in the
- * corpora's languages (English, German, French, Spanish): below any page's own content.
+ * corpora's languages (English, German, French, Spanish, Polish, Portuguese): below any page's own
+ * content.
  */
-export const ELSEWHERE_LABEL = new RegExp(
-  '^(' +
-    [
-      'related( (posts?|articles?|stories|content|reading|links|topics))?\\b',
-      'similar (posts|articles|stories)',
-      'recommended( for you| reading| articles| stories)?$',
-      'read (more|next|also)\\b',
-      'more (stories|articles|posts|news) ',
-      'you (may|might) (also )?(like|enjoy|be interested)',
-      'popular (posts|articles|stories)',
-      'share (this|on)\\b',
-      'post navigation',
-      'verwandte (beiträge|artikel|themen)',
-      'ähnliche (beiträge|artikel)',
-      'das könnte (sie|dich) (auch )?interessieren',
-      'auch interessant',
-      'mehr zum thema',
-      'weitere (artikel|beiträge|nachrichten|themen)',
-      'lesen sie auch',
-      '(diesen (artikel|beitrag) )?teilen$',
-      'articles similaires',
-      'à lire aussi',
-      'sur le même sujet',
-      'vous aimerez aussi',
-      'artículos relacionados',
-      'también te puede interesar',
-    ].join('|') +
-    ')[\\s:.]*$',
-  'i',
-);
+const ELSEWHERE_WORDS = [
+  'related( (posts?|articles?|stories|content|reading|links|topics))?\\b',
+  'similar (posts|articles|stories)',
+  'recommended( for you| reading| articles| stories)?$',
+  'read (more|next|also)\\b',
+  'more (stories|articles|posts|news) ',
+  'you (may|might) (also )?(like|enjoy|be interested)',
+  'popular (posts|articles|stories)',
+  'share (this|on)\\b',
+  'related coverage',
+  'about the author',
+  'post navigation',
+  'verwandte (beiträge|artikel|themen)',
+  'ähnliche (beiträge|artikel)',
+  'das (thema )?könnte (sie|dich) (auch )?interessieren',
+  'auch interessant',
+  'mehr zum thema',
+  'weitere (artikel|beiträge|nachrichten|themen)',
+  'lesen sie (auch|hier|mehr)\\b[^.!?]*',
+  '(auch|ebenfalls) lesen',
+  '(zum )?weiterlesen',
+  'schon gelesen',
+  'weiterführende (links?|artikel|beiträge|informationen)',
+  'die redaktion empfiehlt',
+  'heute empfehlen wir',
+  'empfohlene (beiträge|artikel)',
+  'meist(gelesene|diskutierte|kommentierte|geteilte)( (artikel|beiträge|nachrichten))?',
+  'neueste (artikel|beiträge)',
+  'mehr (von|aus|zu|über)\\b[^.!?]*',
+  'beiträge zum thema',
+  'themen (im|in diesem) (artikel|beitrag)',
+  'über (den autor|die autorin)',
+  '(diesen )?(artikel|beitrag) (gefallen|teilen)\\b[^.]*',
+  'möchten sie (den|diesen) (artikel|beitrag) teilen',
+  'teilen mit',
+  'share',
+  '(diesen (artikel|beitrag) )?teilen$',
+  'articles similaires',
+  'à lire aussi',
+  'sur le même sujet',
+  'vous aimerez aussi',
+  'lire aussi',
+  'czytaj (też|także|również|więcej)',
+  'zobacz (też|także|również)',
+  '(le|te) puede interesar',
+  'lee también',
+  'veja também',
+  'artículos relacionados',
+  'también te puede interesar',
+].join('|');
+
+export const ELSEWHERE_LABEL = new RegExp(`^(${ELSEWHERE_WORDS})[\\s:.!?]*$`, 'i');
+
+/**
+ * A line that opens with such a label and points on ("Le puede interesar: <a>...</a>", "À lire
+ * aussi » <a>...</a>"): a link to another story set among an article's paragraphs.
+ */
+export const ELSEWHERE_LEAD = new RegExp(`^(${ELSEWHERE_WORDS})\\s*[:»›|]`, 'i');
 
 /** Labels that open readers' comments or the form to write one. */
 export const COMMENTS_LABEL =
@@ -118,6 +147,46 @@ const MAX_LABELS = 50;
 /** A label's tail goes only when it holds less than this share of the content: it closes the page. */
 const MAX_TAIL_SHARE = 0.25;
 
+/** The blocks under `content` whose whole text, a line at most, `label` matches; in document order. */
+function findLines(
+  content: Element,
+  label: RegExp,
+  stats: Map<Element, TextStats>,
+  maxChars = MAX_LABEL_CHARS,
+): Element[] {
+  const labels: Element[] = [];
+  const stack: Element[] = [];
+  for (let child = content.lastElementChild; child; child = child.previousElementSibling) stack.push(child);
+  while (stack.length) {
+    const element = stack.pop()!;
+    const { chars = 0, elements = 0 } = stats.get(element) ?? {};
+    if (
+      chars > 0 &&
+      chars <= maxChars &&
+      elements <= MAX_LABEL_ELEMENTS &&
+      // Collapsed first: a line of 80 visible characters may hold megabytes of whitespace.
+      label.test((element.textContent ?? '').replace(/\s+/g, ' ').trim())
+    ) {
+      if (labels.push(element) >= MAX_LABELS) break;
+      continue;
+    }
+    for (let child = element.lastElementChild; child; child = child.previousElementSibling) stack.push(child);
+  }
+  return labels;
+}
+
+/** The outermost element under `content` holding `line` and no other text. */
+function lineBlock(line: Element, content: Element, charsOf: (element: Element) => number): Element {
+  let block = line;
+  while (
+    block.parentElement &&
+    block.parentElement !== content &&
+    charsOf(block.parentElement) === charsOf(line)
+  )
+    block = block.parentElement;
+  return block;
+}
+
 /**
  * Removes, under `content`, each block whose whole text `label` matches ("Related posts",
  * "Auch interessant:", a heading or a paragraph alike) and what follows it in its container, when
@@ -127,36 +196,40 @@ export function removeLabelledTails(content: Element, label: RegExp): void {
   const { of: stats } = measure(content);
   const total = stats.get(content)?.chars ?? 0;
   const charsOf = (element: Element) => stats.get(element)?.chars ?? 0;
-  const labels: Element[] = [];
-  const stack: Element[] = [];
-  for (let child = content.lastElementChild; child; child = child.previousElementSibling) stack.push(child);
-  while (stack.length) {
-    const element = stack.pop()!;
-    const { chars = 0, elements = 0 } = stats.get(element) ?? {};
-    if (
-      chars > 0 &&
-      chars <= MAX_LABEL_CHARS &&
-      elements <= MAX_LABEL_ELEMENTS &&
-      label.test((element.textContent ?? '').trim())
-    ) {
-      if (labels.push(element) >= MAX_LABELS) break;
-      continue;
-    }
-    for (let child = element.lastElementChild; child; child = child.previousElementSibling) stack.push(child);
-  }
-  for (const found of labels) {
+  for (const found of findLines(content, label, stats)) {
     if (!content.contains(found)) continue; // in an earlier label's tail
     // The outermost element holding the label alone: its siblings are the section.
-    let start = found;
-    while (
-      start.parentElement &&
-      start.parentElement !== content &&
-      charsOf(start.parentElement) === charsOf(found)
-    )
-      start = start.parentElement;
+    const start = lineBlock(found, content, charsOf);
     const tail = [start];
     for (let next = start.nextElementSibling; next; next = next.nextElementSibling) tail.push(next);
     const tailChars = tail.reduce((sum, element) => sum + charsOf(element), 0);
     if (tailChars < MAX_TAIL_SHARE * total) for (const element of tail) element.remove();
+  }
+}
+
+/**
+ * Credits of a picture or a text ("Foto: dpa", "Bildquelle: iStock", "Photo credit: ...", "© AFP"):
+ * a line of their own that names who made it, not what the page says.
+ */
+export const CREDIT_LINE =
+  /^(©|\(?(foto|fotos|bild|bilder|bildquelle|bildnachweis|bildrechte|photo|photos|image|images|imagen|imágenes|picture|quelle|source|fuente|źródło|zdjęcie|crédito|crédit|credit|credits)( ?(credit|credits|by|via|courtesy))? ?[:©/])/i;
+
+/** Removes, under `content`, each block whose whole text is a line `line` matches. */
+export function removeLines(content: Element, line: RegExp): void {
+  const { of: stats } = measure(content);
+  const charsOf = (element: Element) => stats.get(element)?.chars ?? 0;
+  for (const found of findLines(content, line, stats)) lineBlock(found, content, charsOf).remove();
+}
+
+/** A line pointing to another story is short: a label and a headline. */
+const MAX_LEAD_CHARS = 240;
+
+/** Removes, under `content`, each short line that opens with `lead` and is mostly a link. */
+export function removeLeadLines(content: Element, lead: RegExp): void {
+  const { of: stats } = measure(content);
+  const charsOf = (element: Element) => stats.get(element)?.chars ?? 0;
+  for (const found of findLines(content, lead, stats, MAX_LEAD_CHARS)) {
+    const { chars = 0, linkChars = 0 } = stats.get(found) ?? {};
+    if (linkChars >= chars / 2) lineBlock(found, content, charsOf).remove();
   }
 }

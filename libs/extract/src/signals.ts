@@ -87,12 +87,36 @@ export interface Names {
   heads: string[];
   /** Each token's last part ("menu" in "nav-main-menu"). */
   tails: string[];
+  /**
+   * First parts that only qualify a chrome word: "entry" in "entry-meta", "post" in "post-footer"
+   * name what the chrome belongs to, not content. Not for a header, which heads its section.
+   */
+  qualifiers: string[];
 }
+
+/**
+ * Words of a byline's parts: an article's date, author and picture credits are not its text, but a
+ * listing's or a thread's describe each entry.
+ */
+const BYLINE_WORDS = new Set('postmeta date dateline timestamp author credit credits'.split(' '));
+
+/**
+ * Byline words only as what a token ends with ("entry-meta", "post-meta"): alone, "meta" also classes a
+ * listing's entries (a paper's title and authors).
+ */
+const TAIL_BYLINE_WORDS = new Set(['meta']);
+
+/** Chrome words a qualified token may end with and stay chrome (a header holds its section's title). */
+const QUALIFIED_CHROME = new Set(
+  [...CHROME_WORDS, ...BYLINE_WORDS, ...TAIL_BYLINE_WORDS].filter(
+    (word) => !/^(header|masthead|banner)$/.test(word),
+  ),
+);
 
 /** The words of the element's class and id tokens, not those inside them, which are mostly layout. */
 export function names(element: Element): Names {
   const name = `${element.getAttribute('class') ?? ''} ${element.getAttribute('id') ?? ''}`;
-  const found: Names = { heads: [], tails: [] };
+  const found: Names = { heads: [], tails: [], qualifiers: [] };
   for (const token of name.slice(0, MAX_NAME_CHARS).toLowerCase().split(/\s+/)) {
     if (!token || MODIFIER.test(token)) continue;
     const parts = token.split(/[-_]+/).filter(Boolean);
@@ -100,6 +124,7 @@ export function names(element: Element): Names {
     if (parts.length > 1) {
       found.heads.push(parts[0]);
       found.tails.push(parts[parts.length - 1]);
+      if (QUALIFIED_CHROME.has(parts[parts.length - 1])) found.qualifiers.push(parts[0]);
     }
   }
   return found;
@@ -113,6 +138,7 @@ export type Signal =
   | 'chrome-tag'
   | 'navigation-name'
   | 'chrome-name'
+  | 'byline-name'
   | 'content'
   | 'none';
 
@@ -126,12 +152,15 @@ export function signalOf(element: Element): Signal {
   if (element.getAttribute('aria-modal') === 'true') return 'chrome-tag';
   const className = (element.getAttribute('class') ?? '').slice(0, MAX_NAME_CHARS).toLowerCase();
   for (const name of className.split(/\s+/)) if (HIDING_CLASSES.has(name)) return 'hidden';
-  const { heads, tails } = names(element);
+  const { heads, tails, qualifiers } = names(element);
   const all = [...heads, ...tails];
-  if (all.some((word) => CONTENT_WORDS.has(word))) return 'content';
+  const isContent = (word: string) => CONTENT_WORDS.has(word);
+  if (all.filter(isContent).length > qualifiers.filter(isContent).length) return 'content';
   if (heads.some((word) => OVERLAY_WORDS.has(word))) return 'overlay';
   if (all.some((word) => COMMENT_WORDS.has(word))) return 'comments';
   const chrome = all.find((word) => CHROME_WORDS.has(word));
   if (chrome) return NAVIGATION_WORDS.has(chrome) ? 'navigation-name' : 'chrome-name';
+  if (all.some((word) => BYLINE_WORDS.has(word)) || tails.some((word) => TAIL_BYLINE_WORDS.has(word)))
+    return 'byline-name';
   return 'none';
 }
