@@ -17,9 +17,12 @@ export function mayBePdf(contentType: string | null | undefined): boolean {
   return PDF_TYPES.has(type) || type === 'application/octet-stream' || type === 'binary/octet-stream';
 }
 
-/** The `%PDF-` header, which readers accept within the first 1024 bytes. */
+/** Where readers accept the `%PDF-` header: within the first 1024 bytes. */
+export const PDF_SIGNATURE_WITHIN = 1024;
+
 export function isPdf(bytes: Uint8Array): boolean {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, 1024)).includes('%PDF-');
+  const head = Math.min(bytes.byteLength, PDF_SIGNATURE_WITHIN);
+  return Buffer.from(bytes.buffer, bytes.byteOffset, head).includes('%PDF-');
 }
 
 export function mediaType(contentType: string | null | undefined): string {

@@ -1,4 +1,4 @@
-import { contentKind, isPdf, mayBePdf } from '../content/content-kind';
+import { PDF_SIGNATURE_WITHIN, contentKind, isPdf, mayBePdf } from '../content/content-kind';
 import type { BrowserEngine } from '@app/queue-contracts';
 import type { Capture } from './engine';
 import type { CdpClient, DocumentResponse } from './page-monitor';
@@ -16,8 +16,6 @@ export interface ResponsePaused {
 /** Fetch.enable's pattern that pauses every document's response, its headers in hand. */
 export const DOCUMENT_RESPONSES = { urlPattern: '*', resourceType: 'Document', requestStage: 'Response' };
 
-/** Where a PDF's signature may be (isPdf). */
-const SIGNATURE_WITHIN = 1024;
 /** IO.read's chunk: large enough that a 50 MB PDF takes tens of round trips, not thousands. */
 const READ_CHUNK = 1024 * 1024;
 
@@ -101,7 +99,7 @@ export class DocumentPdfReader {
         const chunk = Buffer.from(data, base64Encoded ? 'base64' : 'utf8');
         size += chunk.length;
         chunks.push(chunk);
-        if (sniff && (size >= SIGNATURE_WITHIN || eof)) {
+        if (sniff && (size >= PDF_SIGNATURE_WITHIN || eof)) {
           if (!isPdf(Buffer.concat(chunks))) return {};
           sniff = false;
         }
