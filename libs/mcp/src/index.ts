@@ -1,0 +1,1 @@
+export { BackendRefusal, type RequestBody, type ScraperBackend } from './scraper-backend';
