@@ -18,6 +18,7 @@ const LIBS = [
   'sessions',
   'metrics',
   'extract',
+  'mcp',
 ];
 
 /** A lib may import only the libs listed here (docs/architecture.md, Boundaries). */
@@ -39,6 +40,8 @@ const LIB_DEPENDENCIES = {
   metrics: [],
   // Main content from a parsed document: no Nest, no config, no I/O.
   extract: [],
+  // The MCP tools over a ScraperBackend (the API's services, or the CLI's): types from these only.
+  mcp: ['queue-contracts', 'jobs'],
 };
 
 const appsNeverImportApps = {

@@ -8,9 +8,10 @@ import { AdminGuard } from '../admin/admin.guard';
  * the guards' own check before Fastify reads the body, so a caller without a valid key gets its 401
  * (or 429) at once and its body is neither buffered nor parsed; Node reads and drops the rest of the
  * body after the answer (so the client sees the answer), and HTTP_REQUEST_TIMEOUT_MS bounds that.
- * The guards then find the caller on the request. A route's check follows its path: /v1 routes
- * take a customer key (the global ApiKeyGuard skips only routes outside /v1, which the OpenAPI test
- * holds), /admin routes an admin bearer; probes, docs and the dashboard's files take none.
+ * The guards then find the caller on the request. A route's check follows its path: /v1 routes and
+ * POST /mcp take a customer key (the global ApiKeyGuard skips only routes outside them, which the
+ * OpenAPI test holds for the documented ones), /admin routes an admin bearer; probes, docs, the
+ * dashboard's files and GET or DELETE /mcp (a 405 whoever asks) take none.
  */
 export function authenticateFirst(
   app: NestFastifyApplication,
@@ -19,7 +20,8 @@ export function authenticateFirst(
   const admin = app.get(AdminGuard, { strict: false });
   return async (req, reply) => {
     const route = req.routeOptions.url;
-    if (route?.startsWith('/v1/')) await customer.admitRequest(req, reply);
+    const mcpCall = route === '/mcp' && req.method === 'POST';
+    if (route?.startsWith('/v1/') || mcpCall) await customer.admitRequest(req, reply);
     else if (route?.startsWith('/admin/')) await admin.identify(req);
   };
 }
