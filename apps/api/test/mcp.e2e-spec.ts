@@ -124,6 +124,12 @@ describe('the MCP server at /mcp', () => {
     expect(summary(await call('job_status', { job_id: jobId })).status).toBe('cancelled');
   });
 
+  it('makes a page that failed a tool error naming its code', async () => {
+    const missing = await call('scrape', { url: `${site.origin}/crawl/missing`, render: 'http' });
+    expect(missing.isError).toBe(true);
+    expect(texts(missing)[0]).toMatch(/^Page error HTTP_4XX for .*\/crawl\/missing, HTTP 404: /);
+  });
+
   it('makes what the REST API refuses a tool error with its reason', async () => {
     const blocked = await call('scrape', { url: 'http://127.0.0.2/' });
     expect(blocked.isError).toBe(true);
@@ -167,6 +173,28 @@ describe('the MCP server at /mcp', () => {
     const refused = as.listTools();
     await expect(refused).rejects.toMatchObject({ code: 429 });
     await expect(refused).rejects.toThrow(/Rate limit exceeded/);
+  });
+
+  it("bounds the body as the REST API bounds a request's options", async () => {
+    const res = await fetch(endpoint, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${account.liveKey}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/list',
+        params: { pad: 'x'.repeat(1024 * 1024) },
+      }),
+    });
+    expect(res.status).toBe(413);
+    expect(await res.json()).toEqual({
+      detail: 'Request body is too large: at most 1 MB',
+      code: 'payload_too_large',
+    });
   });
 
   it('answers GET and DELETE with 405: a stateless server has no stream or session', async () => {
