@@ -68,13 +68,17 @@ function pageError(page: PageResult): string {
   return `Page error ${code} for ${page.url}${status}: ${message}`;
 }
 
+/** How many of the page's formats are text (links included). */
+const textFormats = (page: PageResult): number =>
+  TEXT_FORMATS.filter((f) => page[f] !== undefined).length + (page.links ? 1 : 0);
+
 /**
  * A page's formats as content items: each text format (markdown first) cut to `maxChars`, links one
  * a line, the screenshot as an image when `images`, then the metadata on one line.
  */
 export function pageContent(page: PageResult, maxChars: number, images: boolean): Content[] {
   const items: Content[] = [];
-  const several = TEXT_FORMATS.filter((f) => page[f] !== undefined).length + (page.links ? 1 : 0) > 1;
+  const several = textFormats(page) > 1;
   for (const format of TEXT_FORMATS) {
     const value = page[format];
     if (value === undefined) continue;
@@ -152,10 +156,11 @@ export function jobResult(job: JobView): CallToolResult {
         ? 'The job has ended.'
         : 'The job is still running: call job_status again in a few seconds.';
   const content: Content[] = [textItem(`${JSON.stringify(summary)}\n${hint}`)];
-  const share = Math.floor(OUTPUT_LIMITS.jobChars / Math.max(pages.length, 1));
+  const share = OUTPUT_LIMITS.jobChars / Math.max(pages.length, 1);
   for (const page of pages) {
     const head = textItem(`--- result ${page.index}: ${page.url}`);
-    content.push(head, ...(page.error ? [textItem(pageError(page))] : pageContent(page, share, false)));
+    const each = Math.floor(share / Math.max(textFormats(page), 1));
+    content.push(head, ...(page.error ? [textItem(pageError(page))] : pageContent(page, each, false)));
   }
   return { content };
 }
