@@ -270,13 +270,24 @@ describe('dashboard playground (Chromium)', () => {
     expect(sent[2].body).toMatchObject({ actions: [{ type: 'explode' }] });
   });
 
+  it('shows a refused other key as an error and stays signed in with its own', async () => {
+    await page.getByLabel('Actions (JSON array, optional)').fill('');
+    await page.getByLabel(/^Other key/).fill('osk_test_not-a-key');
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    await expectPage(page.locator('#page-error')).not.toBeEmpty();
+    expect(sent.at(-1)!.authorization).toBe('Bearer osk_test_not-a-key');
+    await expectPage(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
+    await expectPage(heading(page)).toHaveText('Playground');
+    expect(await page.evaluate(() => sessionStorage.getItem('scraper.dashboard.key'))).toBe(account.liveKey);
+  });
+
   it('never logged a key and met no script or CSP error', async () => {
     const logs = api.logs.join('');
     for (const key of [account.liveKey, account.testKey]) expect(logs).not.toContain(key);
     expect(
       await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations),
     ).toEqual([]);
-    // The API's 400 above is the one failed load expected.
-    expect(consoleErrors.filter((e) => !/400 \(Bad Request\)/.test(e))).toEqual([]);
+    // The API's 400 and 401 above are the failed loads expected.
+    expect(consoleErrors.filter((e) => !/(400 \(Bad Request|401 \(Unauthorized)\)/.test(e))).toEqual([]);
   });
 });
