@@ -155,6 +155,22 @@ describe('dashboard playground (Chromium)', () => {
     );
   });
 
+  it('renders the first 500,000 characters of a longer markdown, whole lines, and says so', async () => {
+    const rendered = await page.evaluate<string[]>(`(async () => {
+      const { resultView } = await import('/dashboard/screens/playground-result.js');
+      const line = 'word '.repeat(19) + 'end';
+      const markdown = Array.from({ length: 6000 }, () => line).join('\\n\\n');
+      const box = document.createElement('div');
+      box.append(...resultView({ url: 'x', markdown, metadata: {} }, 1, 'sandbox').flat().filter(Boolean));
+      const md = box.querySelector('[data-testid="markdown-rendered"]');
+      return [md.querySelectorAll('p').length, md.lastElementChild.textContent, box.querySelector('.hint').textContent];
+    })()`);
+    // 98 characters and a blank line each: 5,000 paragraphs fit, the last one whole.
+    expect(rendered[0]).toBe(5000);
+    expect(rendered[1]).toMatch(/ end$/);
+    expect(rendered[2]).toContain('Rendered: the first 499,999 of 599,998 characters');
+  });
+
   it('runs a scrape with the signed-in key: markdown rendered and raw, screenshot, metadata, timings, snippets', async () => {
     await nav(page, 'Playground');
     await expectPage(heading(page)).toHaveText('Playground');

@@ -7,12 +7,26 @@ import { actionResults, png, pre } from './job.js';
 
 const ms = (n) => (typeof n === 'number' ? `${num(n)} ms` : '—');
 
+/** Characters of markdown rendered as elements at most: a huge page would hold up the tab. */
+const RENDER_MAX = 500_000;
+
+/** The part of `markdown` rendered: all of it, or its lines up to RENDER_MAX characters. */
+function renderedPart(markdown) {
+  if (markdown.length <= RENDER_MAX) return markdown;
+  const line = markdown.lastIndexOf('\n', RENDER_MAX);
+  return markdown.slice(0, line > 0 ? line : RENDER_MAX);
+}
+
 function markdownCard(markdown) {
+  const shown = renderedPart(markdown);
   return card(
     'Markdown',
     hint(
       'Rendered as text only: links open http(s) URLs only, and remote images are not loaded (the ' +
         "dashboard's Content-Security-Policy allows only its own and data: images); they show as links.",
+      shown.length < markdown.length
+        ? ` Rendered: the first ${num(shown.length)} of ${num(markdown.length)} characters; the raw side has all.`
+        : '',
     ),
     h(
       'div',
@@ -20,7 +34,7 @@ function markdownCard(markdown) {
       h(
         'section',
         { class: 'md', tabindex: '0', 'aria-label': 'Markdown rendered', 'data-testid': 'markdown-rendered' },
-        renderMarkdown(markdown),
+        renderMarkdown(shown),
       ),
       pre('Markdown raw', markdown),
     ),
