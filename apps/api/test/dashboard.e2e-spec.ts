@@ -1,5 +1,4 @@
-import { mkdirSync, mkdtempSync, readdirSync } from 'node:fs';
-import os from 'node:os';
+import { readdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { Browser, Page, chromium } from 'playwright-core';
@@ -13,17 +12,16 @@ import { HttpsReceiver, makeTestCertificate, startHttpsReceiver } from '../../..
 import { ApiHarness, TestAccount, createAccount, startApi } from '../../../test/support/api-harness';
 import { WorkerHarness, startWorker } from '../../../test/support/worker-harness';
 import { insertEndedJob, pageResult } from '../../../test/support/ended-jobs';
+import {
+  DASHBOARD_BROWSER,
+  heading as headingOf,
+  nav as navTo,
+  screenshotsFolder,
+  signIn as signInAt,
+} from '../../../test/support/dashboard-browser';
 
-/** The full `chromium` drives the dashboard tests (the headless shell, the worker's browser, has no UI). */
-const BROWSER = '/usr/bin/chromium';
-/**
- * Screenshots go to docs/images/ only when asked (DASHBOARD_SCREENSHOTS=1), so a test run leaves
- * the checkout clean; otherwise to a temporary folder, taken all the same.
- */
-const IMAGES =
-  process.env.DASHBOARD_SCREENSHOTS === '1'
-    ? path.join(__dirname, '../../../docs/images')
-    : mkdtempSync(path.join(os.tmpdir(), 'dashboard-shots-'));
+/** Screenshots: see screenshotsFolder(). */
+const IMAGES = screenshotsFolder();
 /** A first try and two retries, then dead letter: seconds, not hours. */
 const SCHEDULE = '100ms,200ms';
 /** Every script of the dashboard as the browser asks for it: the entry and the modules it imports. */
@@ -35,6 +33,7 @@ const SCRIPTS = readdirSync(DASHBOARD_ROOT, { recursive: true, encoding: 'utf8' 
 const SCREENS = {
   customer: [
     ['Usage', 'Usage'],
+    ['Playground', 'Playground'],
     ['API keys', 'API keys'],
     ['Settings › Webhooks', 'Settings › Webhooks'],
     ['Deliveries', 'Webhook deliveries'],
@@ -76,15 +75,9 @@ describe('dashboard (Chromium)', () => {
   const unfetched: string[] = [];
 
   const shot = (name: string) => page.screenshot({ path: path.join(IMAGES, `${name}.png`), fullPage: true });
-  const heading = () => page.getByRole('heading', { level: 1 });
-  const nav = (name: string) => page.getByRole('navigation').getByRole('link', { name, exact: true }).click();
-
-  async function signIn(key: string) {
-    await page.goto(`${base}/dashboard/`);
-    await page.getByLabel('API key or admin key').fill(key);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('button', { name: 'Sign out' }).waitFor();
-  }
+  const heading = () => headingOf(page);
+  const nav = (name: string) => navTo(page, name);
+  const signIn = (key: string) => signInAt(page, base, key);
 
   async function signOut() {
     await page.getByRole('button', { name: 'Sign out' }).click();
@@ -100,7 +93,6 @@ describe('dashboard (Chromium)', () => {
   }
 
   beforeAll(async () => {
-    mkdirSync(IMAGES, { recursive: true });
     api = await startApi();
     await api.app.listen(0, '127.0.0.1');
     base = `http://127.0.0.1:${(api.app.getHttpServer().address() as AddressInfo).port}`;
@@ -148,7 +140,7 @@ describe('dashboard (Chromium)', () => {
       await new Promise((r) => setTimeout(r, 50));
     }
 
-    browser = await chromium.launch({ executablePath: BROWSER, args: [...CHROMIUM_FLAGS] });
+    browser = await chromium.launch({ executablePath: DASHBOARD_BROWSER, args: [...CHROMIUM_FLAGS] });
     const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
     page = await context.newPage();
     page.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));

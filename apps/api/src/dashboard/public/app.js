@@ -1,6 +1,6 @@
 // The dashboard: browser ES modules, no build step (core/ holds what the screens share, screens/ a
 // module per screen). This one maps the screens to routes and signs in and out.
-import { ApiError, call, forgetKey, keepKey, session, whenRefused } from './core/api.js';
+import { ApiError, call, environmentOf, forgetKey, keepKey, session, whenRefused } from './core/api.js';
 import { render, start, stop, useRoutes } from './core/router.js';
 import { accountPage } from './screens/account.js';
 import { accountsPage } from './screens/accounts.js';
@@ -11,6 +11,7 @@ import { jobPage } from './screens/job.js';
 import { jobsPage } from './screens/jobs.js';
 import { keysPage } from './screens/keys.js';
 import { plansPage } from './screens/plans.js';
+import { playgroundPage } from './screens/playground.js';
 import { usagePage } from './screens/usage.js';
 import { webhooksPage } from './screens/webhooks.js';
 
@@ -25,6 +26,7 @@ const jobs = ['jobs', 'Jobs', (q, id) => (id ? jobPage(id, q) : jobsPage(q))];
 useRoutes({
   customer: [
     ['usage', 'Usage', usagePage],
+    ['playground', 'Playground', playgroundPage],
     ['keys', 'API keys', keysPage],
     ['webhooks', 'Settings › Webhooks', webhooksPage],
     deliveries,
@@ -46,9 +48,9 @@ const byId = (id) => document.getElementById(id);
 async function signIn(key) {
   session.key = key;
   try {
-    if (/^osk_(live|test)_/.test(key)) {
+    if (environmentOf(key)) {
       const me = await call('GET', '/v1/me');
-      session.env = key.startsWith('osk_live_') ? 'production' : 'sandbox';
+      session.env = environmentOf(key);
       session.role = 'customer';
       byId('who').textContent = `${me.user.email} · ${me.user.plan} · ${session.env}`;
     } else {

@@ -6,6 +6,12 @@ const STORE = 'scraper.dashboard.key';
 /** Who is signed in: role is 'customer' or 'admin' once the key was accepted, env a customer's. */
 export const session = { key: sessionStorage.getItem(STORE), role: null, env: null };
 
+/** A customer key's environment by its prefix; null for anything else (an admin key). */
+export function environmentOf(key) {
+  if (key.startsWith('osk_live_')) return 'production';
+  return key.startsWith('osk_test_') ? 'sandbox' : null;
+}
+
 export const isAdmin = () => session.role === 'admin';
 /** Deliveries and jobs have one page each for both views: only the prefix differs. */
 export const base = () => (isAdmin() ? '/admin/v1' : '/v1');
@@ -41,11 +47,12 @@ export function qs(params) {
   return q ? `?${q}` : '';
 }
 
-export async function call(method, path, body) {
+/** `key` is the session's unless given (the playground may run with another key of the customer's). */
+export async function call(method, path, body, key = session.key) {
   const res = await fetch(path, {
     method,
     headers: {
-      Authorization: `Bearer ${session.key}`,
+      Authorization: `Bearer ${key}`,
       Accept: 'application/json',
       ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}),
     },
@@ -54,7 +61,8 @@ export async function call(method, path, body) {
     credentials: 'omit',
   });
   const data = await res.json().catch(() => null);
-  if (res.status === 401 && session.role) onRefused();
+  // Only the session's own key being refused signs out.
+  if (res.status === 401 && session.role && key === session.key) onRefused();
   if (!res.ok) throw new ApiError(res.status, data);
   return data;
 }

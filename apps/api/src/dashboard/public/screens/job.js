@@ -10,16 +10,16 @@ const PAGE_SIZE = 10;
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 
 /** A PNG the API returned as base64, as an image; anything else is not shown. */
-function png(data, alt) {
+export function png(data, alt) {
   if (typeof data !== 'string' || !BASE64.test(data)) return h('p', { class: 'hint' }, `${alt}: not a PNG`);
   return h('img', { class: 'shot', src: `data:image/png;base64,${data}`, alt });
 }
 
 /** A value in a box the keyboard can scroll. */
-const pre = (label, text) => h('pre', { tabindex: '0', 'aria-label': label }, text);
+export const pre = (label, text) => h('pre', { tabindex: '0', 'aria-label': label }, text);
 
 /** What a page's actions brought back, in their order (docs/api.md, "Page actions"). */
-function actionResults(p) {
+export function actionResults(p) {
   const a = p.actions;
   if (!a) return null;
   const shots = a.screenshots.map((s, i) =>
