@@ -15,6 +15,7 @@ import { JobsModule } from './jobs/jobs.module';
 import { ScrapeModule } from './scrape/scrape.module';
 import { CrawlModule } from './crawl/crawl.module';
 import { MapModule } from './map/map.module';
+import { FirecrawlModule } from './firecrawl/firecrawl.module';
 import { SessionsModule } from './sessions/sessions.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { QueuesModule } from '@app/queues';
@@ -49,6 +50,7 @@ export class AppModule {
         ScrapeModule,
         CrawlModule,
         MapModule,
+        FirecrawlModule,
         SessionsModule,
         WebhooksModule,
         MetricsModule,

@@ -2,6 +2,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiKeyGuard } from '@app/auth';
 import { AdminGuard } from '../admin/admin.guard';
+import { FIRECRAWL_PATH } from '../firecrawl/firecrawl-errors';
 
 /**
  * Authentication before the body (docs/decisions.md, "HTTP layer"): a Fastify `onRequest` hook runs
@@ -10,7 +11,8 @@ import { AdminGuard } from '../admin/admin.guard';
  * body after the answer (so the client sees the answer), and HTTP_REQUEST_TIMEOUT_MS bounds that.
  * The guards then find the caller on the request. A route's check follows its path: /v1 routes
  * take a customer key (the global ApiKeyGuard skips only routes outside /v1, which the OpenAPI test
- * holds), /admin routes an admin bearer; probes, docs and the dashboard's files take none.
+ * holds), and so do the Firecrawl-compatible /firecrawl routes (docs/firecrawl.md); /admin routes
+ * an admin bearer; probes, docs and the dashboard's files take none.
  */
 export function authenticateFirst(
   app: NestFastifyApplication,
@@ -19,7 +21,8 @@ export function authenticateFirst(
   const admin = app.get(AdminGuard, { strict: false });
   return async (req, reply) => {
     const route = req.routeOptions.url;
-    if (route?.startsWith('/v1/')) await customer.admitRequest(req, reply);
+    if (route?.startsWith('/v1/') || route?.startsWith(FIRECRAWL_PATH))
+      await customer.admitRequest(req, reply);
     else if (route?.startsWith('/admin/')) await admin.identify(req);
   };
 }

@@ -9,5 +9,6 @@ import { CrawlService } from './crawl.service';
   imports: [JobsModule, ScrapeModule, SessionsModule],
   controllers: [CrawlController],
   providers: [CrawlService],
+  exports: [CrawlService],
 })
 export class CrawlModule {}

@@ -9,5 +9,6 @@ import { MapService } from './map.service';
   imports: [AuthModule, JobStateModule, ScrapeModule],
   controllers: [MapController],
   providers: [MapService],
+  exports: [MapService],
 })
 export class MapModule {}

@@ -13,6 +13,6 @@ import { UrlChecker } from './url-checker';
   imports: [NetGuardModule, JobsModule, JobStateModule, AuthModule, SessionsModule],
   controllers: [ScrapeController],
   providers: [ScrapeService, BatchService, UrlChecker],
-  exports: [UrlChecker],
+  exports: [UrlChecker, ScrapeService, BatchService],
 })
 export class ScrapeModule {}
