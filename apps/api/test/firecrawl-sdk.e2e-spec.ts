@@ -1,4 +1,6 @@
 import Firecrawl, { FirecrawlAppV1, SdkError } from '@mendable/firecrawl-js';
+import { Webhook } from 'standardwebhooks';
+import { makeTestCertificate, startHttpsReceiver } from '../../../test/fixtures/https';
 import { startFixtureSite, FixtureSite } from '../../../test/fixtures/site/fixture-site';
 import { ApiHarness, TestAccount, createAccount, startApi } from '../../../test/support/api-harness';
 import { WorkerHarness, startWorker } from '../../../test/support/worker-harness';
@@ -9,6 +11,7 @@ import { WorkerHarness, startWorker } from '../../../test/support/worker-harness
  * the worker's plain HTTP fetch serves them.
  */
 describe('Firecrawl SDK against /firecrawl', () => {
+  const certificate = makeTestCertificate();
   let site: FixtureSite;
   let api: ApiHarness;
   let worker: WorkerHarness;
@@ -26,7 +29,7 @@ describe('Firecrawl SDK against /firecrawl', () => {
     const server = api.app.getHttpServer();
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     apiUrl = `http://127.0.0.1:${(server.address() as { port: number }).port}/firecrawl`;
-    worker = await startWorker();
+    worker = await startWorker({ NODE_EXTRA_CA_CERTS: certificate.caPath });
     account = await createAccount(api, 'pro');
     v2 = new Firecrawl({ apiKey: account.liveKey, apiUrl });
     v1 = new FirecrawlAppV1({ apiKey: account.liveKey, apiUrl });
@@ -131,6 +134,35 @@ describe('Firecrawl SDK against /firecrawl', () => {
       const after = await v2.getBatchScrapeStatus(started.id, { autoPaginate: false });
       expect(after.status).toBe('cancelled');
       expect(after.data.length).toBeLessThan(300);
+    });
+
+    it('delivers their webhook as ours: one signed delivery when the job ends', async () => {
+      const receiver = await startHttpsReceiver({ certificate });
+      try {
+        const started = await v2.startBatchScrape([article(5)], {
+          webhook: { url: receiver.url, events: ['completed', 'failed'] },
+        });
+        const [req] = await receiver.waitForRequests(1, 60_000);
+        const secret = (
+          await api
+            .http()
+            .get('/v1/webhooks/secret')
+            .set('Authorization', `Bearer ${account.liveKey}`)
+            .expect(200)
+        ).body.secret;
+        const body = new Webhook(secret).verify(
+          req.rawBody.toString(),
+          req.headers as Record<string, string>,
+        );
+        expect(body).toMatchObject({
+          job_id: started.id,
+          status: 'completed',
+          total: 1,
+          result: { data: [{ url: article(5), status_code: 200 }], next: null },
+        });
+      } finally {
+        await receiver.close();
+      }
     });
 
     it('cancels a crawl', async () => {
