@@ -119,6 +119,18 @@ describe('Firecrawl SDK against /firecrawl', () => {
       expect(urls.sort()).toEqual(status.data.map((d) => d.metadata!.sourceURL!).sort());
     });
 
+    it('its poller follows `next` past the first page of results (100 pages)', async () => {
+      const job = await v2.crawl(at('/big/1'), {
+        limit: 101,
+        maxDiscoveryDepth: 10,
+        sitemap: 'skip',
+        pollInterval: 1,
+      });
+      expect(job.status).toBe('completed');
+      expect(job.next).toBeNull();
+      expect(new Set(job.data.map((d) => d.metadata?.sourceURL)).size).toBe(101);
+    });
+
     it('batch scrapes, and cancels a batch', async () => {
       const job = await v2.batchScrape([article(1), article(2)], {
         options: { formats: ['markdown'] },
