@@ -106,6 +106,8 @@ describe('Firecrawl scrape options onto ours', () => {
       'zeroDataRetention: results are kept for RESULT_RETENTION_DAYS on this server',
     ],
     [{ lockdown: true }, 'lockdown: is not a field this server takes'],
+    [{ constructor: 1 }, 'constructor: is not a field this server takes'],
+    [{ formats: ['toString'] }, 'formats[0]: toString is not a format this server produces'],
   ])('refuses what it cannot honour: %j', (options, message) => {
     expect(refusal(() => toSingleScrapeBody({ url: 'u', ...options }))).toBe(message);
   });

@@ -49,21 +49,16 @@ const isTrue = (v: unknown) => v === true;
 const present = (v: unknown) => v !== undefined && v !== null;
 
 /** Walks `body` through `fields`; `prefix` names nested fields (`scrapeOptions.`) in refusals. */
-function mapFields(
-  body: unknown,
-  fields: FieldMap,
-  prefix: string,
-  out: Body = {},
-  noEffect = NO_EFFECT,
-): Body {
+function mapFields(body: unknown, fields: FieldMap, prefix: string, out: Body = {}): Body {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new InvalidRequestError(`${prefix ? prefix.slice(0, -1) : 'The body'} must be a JSON object`);
   }
   for (const [key, value] of Object.entries(body as Body)) {
     if (value === undefined) continue;
     const field = prefix + key;
-    if (fields[key]) fields[key](value, out, field);
-    else if (!noEffect.has(key)) throw refuse(field, 'is not a field this server takes');
+    // Own keys only: a field named `constructor` is not Object's.
+    if (Object.hasOwn(fields, key)) fields[key](value, out, field);
+    else if (!NO_EFFECT.has(key)) throw refuse(field, 'is not a field this server takes');
   }
   return out;
 }
@@ -94,7 +89,7 @@ function toFormats(value: unknown, field: string): string[] {
     const at = `${field}[${i}]`;
     if (typeof name !== 'string') throw refuse(at, 'must be a format name or {type}');
     if (LLM_FORMATS.has(name)) throw refuse(at, `${name} ${LLM}`);
-    if (!FORMATS[name]) throw refuse(at, `${name} is not a format this server produces`);
+    if (!Object.hasOwn(FORMATS, name)) throw refuse(at, `${name} is not a format this server produces`);
     if (typeof f === 'object') {
       const extra = Object.keys(f as Body).filter((k) => k !== 'type' && k !== 'fullPage');
       if (extra.length) throw refuse(`${at}.${extra[0]}`, 'is not supported by this server');
@@ -104,8 +99,8 @@ function toFormats(value: unknown, field: string): string[] {
   return [...new Set(out)];
 }
 
-const ACTION_TYPES: Record<string, string> = { executeJavascript: 'execute_javascript' };
-const ACTION_FIELDS: Record<string, string> = { fullPage: 'full_page' };
+const ACTION_TYPES = new Map([['executeJavascript', 'execute_javascript']]);
+const ACTION_FIELDS = new Map([['fullPage', 'full_page']]);
 
 /** Their actions onto ours (same types, camelCase names); our validation judges the rest. */
 function toActions(value: unknown, field: string): unknown[] {
@@ -114,7 +109,7 @@ function toActions(value: unknown, field: string): unknown[] {
     if (typeof a !== 'object' || a === null) return a;
     const out: Body = {};
     for (const [k, v] of Object.entries(a as Body)) {
-      out[ACTION_FIELDS[k] ?? k] = k === 'type' && typeof v === 'string' ? (ACTION_TYPES[v] ?? v) : v;
+      out[ACTION_FIELDS.get(k) ?? k] = k === 'type' && typeof v === 'string' ? (ACTION_TYPES.get(v) ?? v) : v;
     }
     return out;
   });
