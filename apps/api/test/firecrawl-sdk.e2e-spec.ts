@@ -1,8 +1,15 @@
 import Firecrawl, { FirecrawlAppV1, SdkError } from '@mendable/firecrawl-js';
 import { Webhook } from 'standardwebhooks';
 import { makeTestCertificate, startHttpsReceiver } from '../../../test/fixtures/https';
+import { startTwoOrigins } from '../../../test/fixtures/two-origins';
 import { startFixtureSite, FixtureSite } from '../../../test/fixtures/site/fixture-site';
-import { ApiHarness, TestAccount, createAccount, startApi } from '../../../test/support/api-harness';
+import {
+  ApiHarness,
+  TestAccount,
+  createAccount,
+  createAccountOnPlan,
+  startApi,
+} from '../../../test/support/api-harness';
 import { WorkerHarness, startWorker } from '../../../test/support/worker-harness';
 
 /**
@@ -63,6 +70,20 @@ describe('Firecrawl SDK against /firecrawl', () => {
         url: article('feature'),
         statusCode: 200,
       });
+    });
+
+    it("sends location.languages as Accept-Language, beside the caller's headers", async () => {
+      const sites = await startTwoOrigins();
+      try {
+        await v2.scrape(`${sites.target}/links`, {
+          location: { languages: ['de-DE', 'en'] },
+          headers: { 'X-Trace': 'fc-1' },
+        });
+        const [seen] = sites.seen('target').filter((r) => r.path === '/links');
+        expect(seen.headers).toMatchObject({ 'accept-language': 'de-DE, en', 'x-trace': 'fc-1' });
+      } finally {
+        await sites.close();
+      }
     });
 
     it('maps a site into {url} links', async () => {
@@ -225,6 +246,15 @@ describe('Firecrawl SDK against /firecrawl', () => {
       const err = await v2.map('http://127.0.0.2/').catch((e: unknown) => e);
       expect(err).toBeInstanceOf(SdkError);
     });
+  });
+
+  it("applies our plan's quota and rate limit, answered in their shape", async () => {
+    const own = await createAccountOnPlan(api, { ratePerMinute: 2, monthlyQuota: 1, maxConcurrentPages: 1 });
+    const client = new Firecrawl({ apiKey: own.liveKey, apiUrl });
+    await client.map(at('/crawl/'), { sitemap: 'skip' });
+    const quota = await client.map(at('/crawl/'), { sitemap: 'skip' }).catch((e: SdkError) => e);
+    expect(quota).toMatchObject({ status: 402, code: 'quota_exceeded', details: { limit: 1, used: 1 } });
+    expect(await failure(client.map(at('/crawl/')))).toEqual({ status: 429, message: 'Rate limit exceeded' });
   });
 
   describe('v1 (FirecrawlAppV1)', () => {
