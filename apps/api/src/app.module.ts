@@ -16,6 +16,7 @@ import { ScrapeModule } from './scrape/scrape.module';
 import { CrawlModule } from './crawl/crawl.module';
 import { MapModule } from './map/map.module';
 import { McpModule } from './mcp/mcp.module';
+import { FirecrawlModule } from './firecrawl/firecrawl.module';
 import { SessionsModule } from './sessions/sessions.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { QueuesModule } from '@app/queues';
@@ -51,6 +52,7 @@ export class AppModule {
         CrawlModule,
         MapModule,
         McpModule,
+        FirecrawlModule,
         SessionsModule,
         WebhooksModule,
         MetricsModule,

@@ -12,6 +12,7 @@ import { httpServerOptions } from './common/http-options';
 import { serveOpenApi } from './common/openapi';
 import { createValidationPipe } from './common/validation';
 import { serveDashboard } from './dashboard/dashboard';
+import { firecrawlErrorBodies } from './firecrawl/firecrawl-errors';
 
 /**
  * Builds the API exactly as production runs it; main.ts listens, tests use supertest on it once
@@ -42,6 +43,7 @@ export async function createApiApp(
   fastify.addHook('onRequest', echoRequestId);
   fastify.addHook('onRequest', app.get(HttpDrain).refuseWhileDraining);
   fastify.addHook('onRequest', authenticateFirst(app));
+  fastify.addHook('onSend', firecrawlErrorBodies);
   acceptJsonBodies(fastify);
   await serveDashboard(app);
   app.useGlobalPipes(createValidationPipe());

@@ -45,8 +45,8 @@ describe('job results paged by bytes', () => {
     timings: { total_ms: 10, render_ms: 5 },
   });
 
-  /** A crawl whose pages finish with these markdown sizes, in index order. */
-  const crawlWith = async (sizes: number[]): Promise<string> => {
+  /** A crawl whose pages finish with these markdown sizes, in index order; `failures` fail instead. */
+  const crawlWith = async (sizes: number[], failures: Record<number, PageResult> = {}): Promise<string> => {
     const auth = {
       accountId: `acc_${randomBytes(6).toString('hex')}`,
       environment: 'production' as const,
@@ -71,7 +71,7 @@ describe('job results paged by bytes', () => {
     );
     for (const [idx, size] of sizes.entries()) {
       await pages.markRunning(jobId, idx);
-      await pages.finish(jobId, result(idx, size));
+      await pages.finish(jobId, failures[idx] ?? result(idx, size));
     }
     return jobId;
   };
@@ -111,5 +111,24 @@ describe('job results paged by bytes', () => {
     const job = await db.getRepository(Job).findOneByOrFail({ id: jobId });
     const reads = await follow(job, 100, 3);
     expect(reads.map((r) => r.indices)).toEqual([[0], [1], []]);
+  });
+
+  it('lists the failures without an answer from their target, in index order, up to a limit', async () => {
+    const failed = (index: number, code: 'DNS' | 'HTTP_4XX' | 'TIMEOUT', status: number | null) => ({
+      ...result(index, 0),
+      status_code: status,
+      error: { code, message: code },
+    });
+    const failures = {
+      1: failed(1, 'DNS', null),
+      2: failed(2, 'HTTP_4XX', 404),
+      4: failed(4, 'TIMEOUT', null),
+    };
+    const jobId = await crawlWith([10, 10, 10, 10, 10], failures);
+    expect((await reader.unansweredFailures(jobId, 10)).map((r) => [r.index, r.error?.code])).toEqual([
+      [1, 'DNS'],
+      [4, 'TIMEOUT'],
+    ]);
+    expect((await reader.unansweredFailures(jobId, 1)).map((r) => r.index)).toEqual([1]);
   });
 });

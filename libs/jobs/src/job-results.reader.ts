@@ -102,6 +102,24 @@ export class JobResultsReader {
     return { data, next: more ? encodeCursor('idx', nextIdx) : null };
   }
 
+  /**
+   * A job's pages that failed without an answer from their target (HTTP_4XX and HTTP_5XX pages
+   * were fetched and hold content, so they are not read here), in index order, at most `limit`.
+   */
+  async unansweredFailures(jobId: string, limit: number): Promise<PageResult[]> {
+    const rows = await this.pages
+      .createQueryBuilder('p')
+      .select(['p.idx', 'p.result'])
+      .where("p.job_id = :jobId AND p.status = 'failed' AND p.error_code NOT IN ('HTTP_4XX', 'HTTP_5XX')", {
+        jobId,
+      })
+      .andWhere('p.result IS NOT NULL')
+      .orderBy('p.idx', 'ASC')
+      .limit(limit)
+      .getMany();
+    return rows.map((r) => JSON.parse(r.result!) as PageResult);
+  }
+
   private async results(jobId: string, idxs: number[]): Promise<PageResult[]> {
     const rows = await this.pages
       .createQueryBuilder('p')

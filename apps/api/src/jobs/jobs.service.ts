@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { NotFoundError } from '@app/common';
 import type { AuthContext } from '@app/auth';
+import type { PageResult } from '@app/queue-contracts';
 import {
   Accepted,
   Idempotency,
@@ -46,6 +47,19 @@ export class JobsService {
     const job = await this.owned(scope, id);
     const view = await this.results.withResult(job, cursor, pageSize);
     return withOwner ? { ...view, ...ownerFields(job) } : view;
+  }
+
+  /** A job and up to `limit` of its pages that failed without an answer from their target. */
+  async failures(
+    scope: OwnerScope,
+    id: string,
+    limit: number,
+  ): Promise<{ view: JobView; pages: PageResult[] }> {
+    const job = await this.owned(scope, id);
+    return {
+      view: this.results.view(job, null),
+      pages: await this.results.unansweredFailures(job.id, limit),
+    };
   }
 
   /** Newest first; `withOwner` adds account_id and environment to each item (admins list across accounts). */
