@@ -18,6 +18,7 @@ const LIBS = [
   'sessions',
   'metrics',
   'extract',
+  'site',
 ];
 
 /** A lib may import only the libs listed here (docs/architecture.md, Boundaries). */
@@ -39,6 +40,8 @@ const LIB_DEPENDENCIES = {
   metrics: [],
   // Main content from a parsed document: no Nest, no config, no I/O.
   extract: [],
+  // A site's own files and URLs: robots.txt, sitemaps, crawl scope, normalisation, the map's listing.
+  site: ['common', 'net-guard', 'queue-contracts'],
 };
 
 const appsNeverImportApps = {
