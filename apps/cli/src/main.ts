@@ -141,8 +141,9 @@ function explain(err: unknown): { code: number; line: string } {
   if (err instanceof ConfigError)
     return { code: EXIT.usage, line: `scraper: ${err.message.replace(/\n\s*/g, ' ')}` };
   if (err instanceof BackendRefusal) {
-    const code = err.status === 400 && err.message.includes('address') ? EXIT.refused : EXIT.api;
-    return { code: err.status === 0 ? EXIT.api : code, line: `scraper: ${err.code}: ${err.message}` };
+    // The API's words for a URL its address policy refuses (apps/api/src/scrape/url-checker.ts).
+    const refused = err.status === 400 && err.message.includes('an address this service may not reach');
+    return { code: refused ? EXIT.refused : EXIT.api, line: `scraper: ${err.code}: ${err.message}` };
   }
   return { code: EXIT.failure, line: `scraper: ${(err as Error).message ?? String(err)}` };
 }

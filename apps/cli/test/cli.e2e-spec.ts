@@ -153,6 +153,33 @@ describe('scraper (bin/scraper)', () => {
       expect(run.stdout).toMatch(/^# About the crawl site\n/);
     });
 
+    it("follows the cluster's crawl job to its end, a JSON line per page", async () => {
+      const run = await runCli(
+        ['--api', apiUrl, 'crawl', `${site.origin}/crawl/`, '--limit', '2', '--render', 'http'],
+        {
+          SCRAPER_API_KEY: account.testKey,
+        },
+      );
+      expect(run.code).toBe(0);
+      // The cluster also reports the URLs it did not fetch (out of scope, robots.txt).
+      const pages = jsonLines(run.stdout);
+      const fetched = pages.filter((p) => !p.error);
+      expect(fetched).toHaveLength(2);
+      expect(fetched[0]).toMatchObject({ url: `${site.origin}/crawl/`, status_code: 200 });
+      expect(fetched[0].markdown).toContain('# Crawl home');
+      for (const page of pages.filter((p) => p.error)) {
+        expect(['OUT_OF_SCOPE', 'BLOCKED_ROBOTS']).toContain((page.error as { code: string }).code);
+      }
+    });
+
+    it("exits 4 when the cluster's address policy refuses the URL", async () => {
+      const run = await runCli(['--api', apiUrl, 'scrape', `http://127.0.0.2:${site.port}/crawl/about`], {
+        SCRAPER_API_KEY: account.testKey,
+      });
+      expect(run.code).toBe(4);
+      expect(run.stderr).toMatch(/^scraper: invalid_request: .*may not reach/);
+    });
+
     it("answers the cluster's refusal with code 5, without showing the key", async () => {
       const wrong = `${account.testKey.slice(0, -4)}zzzz`;
       const run = await runCli(['scrape', `${site.origin}/crawl/about`, '--api', apiUrl, '--key', wrong]);
