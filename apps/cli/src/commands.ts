@@ -69,7 +69,12 @@ export async function crawlCommand(backend: ScraperBackend, url: string, flags: 
   const cancel = () => void backend.cancel(jobId).finally(() => process.exit(130));
   process.once('SIGINT', cancel);
   const bar = process.stderr.isTTY
-    ? new SingleBar({ stream: process.stderr, format: 'crawl [{bar}] {value}/{total} pages' })
+    ? // Cleared when stopped, so the lines printed between its redraws stay clean.
+      new SingleBar({
+        stream: process.stderr,
+        format: 'crawl [{bar}] {value}/{total} pages',
+        clearOnComplete: true,
+      })
     : null;
   bar?.start(1, 0);
   const pages: PageResult[] = [];

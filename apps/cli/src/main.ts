@@ -1,4 +1,6 @@
 import 'reflect-metadata';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { Logger } from '@nestjs/common';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { ConfigError } from '@app/config';
@@ -41,6 +43,29 @@ interface GlobalFlags {
   verbose?: boolean;
 }
 
+/** A page's URL as the shell gave it: absolute http(s), or a usage error (the policy judges the rest). */
+const pageUrl = (value: string): string => {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new InvalidArgumentError('must be an absolute http:// or https:// URL');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new InvalidArgumentError('must be an absolute http:// or https:// URL');
+  }
+  return value;
+};
+
+/** This package's version, from the package.json above this file (in a clone or an install). */
+function packageVersion(): string {
+  for (let dir = __dirname; dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    const file = path.join(dir, 'package.json');
+    if (existsSync(file)) return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
+  }
+  return 'unknown';
+}
+
 const positiveInt = (value: string): number => {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('must be a whole number above 0');
@@ -75,7 +100,8 @@ function program(
       [],
     )
     .option('--allow-private', 'open loopback and the private ranges (10/8, 172.16/12, 192.168/16, fc00::/7)')
-    .option('--verbose', "the renderer's warnings and logs on stderr")
+    .option('--verbose', "the renderer's warnings and logs, and a failure's whole error, on stderr")
+    .version(packageVersion())
     .addHelpText('after', EXIT_CODES_HELP)
     .showHelpAfterError('(add --help for usage)')
     .exitOverride()
@@ -88,7 +114,7 @@ function program(
   cli
     .command('scrape')
     .description('Render one page and print it, raw, in one format')
-    .argument('<url>')
+    .argument('<url>', 'the page (an absolute http:// or https:// URL)', pageUrl)
     .addOption(formats)
     .addOption(render)
     .option('--wait-for <selector>', 'wait for this CSS selector before reading the page (a browser)')
@@ -101,7 +127,7 @@ function program(
   cli
     .command('crawl')
     .description('Crawl a site from URL: pages as files in --out, JSON lines on stdout when piped')
-    .argument('<url>')
+    .argument('<url>', 'the page (an absolute http:// or https:// URL)', pageUrl)
     .option('--limit <n>', 'pages fetched at most', positiveInt, CRAWL_DEFAULTS.limit)
     .option('--max-depth <n>', 'link hops from URL', positiveInt)
     .option('--out <dir>', 'write each page into this directory (made if missing)')
@@ -116,7 +142,7 @@ function program(
   cli
     .command('map')
     .description("List a site's URLs from its sitemaps and start page, without rendering them")
-    .argument('<url>')
+    .argument('<url>', 'the page (an absolute http:// or https:// URL)', pageUrl)
     .option('--limit <n>', 'URLs listed at most', positiveInt)
     .option('--search <words>', 'URLs holding more of these words first')
     .addHelpText('after', EXIT_CODES_HELP)
@@ -136,7 +162,7 @@ async function runCommand(work: (backend: ScraperBackend) => Promise<number>, cm
   }
 }
 
-function explain(err: unknown): { code: number; line: string } {
+function explain(err: unknown, verbose: boolean): { code: number; line: string } {
   if (err instanceof CliError) return { code: err.exitCode, line: err.message };
   if (err instanceof ConfigError)
     return { code: EXIT.usage, line: `scraper: ${err.message.replace(/\n\s*/g, ' ')}` };
@@ -145,7 +171,9 @@ function explain(err: unknown): { code: number; line: string } {
     const refused = err.status === 400 && err.message.includes('an address this service may not reach');
     return { code: refused ? EXIT.refused : EXIT.api, line: `scraper: ${err.code}: ${err.message}` };
   }
-  return { code: EXIT.failure, line: `scraper: ${(err as Error).message ?? String(err)}` };
+  // One line: a browser's launch error, say, runs to a screenful.
+  const message = (err instanceof Error ? err.message : String(err)).split('\n')[0];
+  return { code: EXIT.failure, line: `scraper: ${message}${verbose ? '' : ' (--verbose for more)'}` };
 }
 
 async function main(): Promise<void> {
@@ -156,8 +184,11 @@ async function main(): Promise<void> {
       process.exitCode = err.exitCode === 0 ? EXIT.ok : EXIT.usage;
       return;
     }
-    const { code, line } = explain(err);
+    // Read from argv: a failure may come before the flags are parsed.
+    const verbose = process.argv.includes('--verbose');
+    const { code, line } = explain(err, verbose);
     process.stderr.write(`${line}\n`);
+    if (code === EXIT.failure && verbose) console.error(err);
     process.exitCode = code;
   }
   // Nothing of the run may keep the process alive past its answer (a keep-alive socket, a timer).

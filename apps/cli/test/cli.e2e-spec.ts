@@ -67,13 +67,19 @@ describe('scraper (bin/scraper)', () => {
     expect(allowed.stdout).toContain('# About the crawl site');
   });
 
-  it('a page error exits 3, a bad flag 2, each with one line on stderr', async () => {
+  it('a page error exits 3; a bad flag, URL or environment 2; each with one line on stderr', async () => {
     const missing = await runCli(['scrape', `${site.origin}/crawl/missing`, '--render', 'http']);
     expect(missing.code).toBe(3);
     expect(missing.stderr).toMatch(/HTTP_4XX/);
     const bad = await runCli(['scrape', site.origin, '--format', 'pdf']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/^scraper: .*'pdf'/);
+    const notUrl = await runCli(['scrape', 'example.com/page']);
+    expect(notUrl.code).toBe(2);
+    expect(notUrl.stderr).toMatch(/absolute http/);
+    const badEnv = await runCli(['scrape', `${site.origin}/crawl/about`], { NET_EGRESS_MODE: 'open' });
+    expect(badEnv.code).toBe(2);
+    expect(badEnv.stderr).toMatch(/^scraper: .*NET_EGRESS_MODE/);
   });
 
   it('crawl --limit 3 --out writes a file per page and a JSON line per page', async () => {
