@@ -19,6 +19,7 @@ const LIBS = [
   'metrics',
   'extract',
   'mcp',
+  'site',
 ];
 
 /** A lib may import only the libs listed here (docs/architecture.md, Boundaries). */
@@ -42,6 +43,8 @@ const LIB_DEPENDENCIES = {
   extract: [],
   // The MCP tools over a ScraperBackend (the API's services, or the CLI's): types from these only.
   mcp: ['queue-contracts', 'jobs'],
+  // A site's own files and URLs: robots.txt, sitemaps, crawl scope, normalisation, the map's listing.
+  site: ['common', 'net-guard', 'queue-contracts'],
 };
 
 const appsNeverImportApps = {

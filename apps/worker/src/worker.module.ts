@@ -38,7 +38,7 @@ import { CrawlGrowth } from './crawl/crawl-growth.service';
 import { CrawlFrontier } from './crawl/crawl-frontier';
 import { HostGate } from './crawl/host-gate';
 import { RobotsRules } from './crawl/robots-rules.service';
-import { SitemapReader } from './crawl/sitemap-reader.service';
+import { SitemapReader } from '@app/site';
 import { SiteMapper } from './map/site-mapper.service';
 
 export interface WorkerModuleOptions {

@@ -10,5 +10,6 @@ export {
   loadDatabaseEnv,
   readEnvironment,
 } from './config.module';
+export { loadRenderingEnv } from './rendering-env';
 export { durationToMs } from './duration';
 export { documentedVariables, type DocumentedVariable } from './env-doc';

@@ -5,12 +5,10 @@ import { CrawlPages, Job, PageRow } from '@app/jobs';
 import type { UpstreamProxy } from '@app/net-guard';
 import { JobProducer } from '@app/queues';
 import { UNFETCHED_PAGE_CODES, type CrawlOptions, type PageResult, errorResult } from '@app/queue-contracts';
+import { CrawlScope, SitemapReader, normaliseUrl, type Robots } from '@app/site';
 import type { SiteRoute } from '../render/proxy-pool';
 import { Admission, CrawlFrontier, FrontierLostError, FrontierRecord } from './crawl-frontier';
-import { CrawlScope } from './crawl-scope';
-import { Robots, RobotsRules } from './robots-rules.service';
-import { SitemapReader } from './sitemap-reader.service';
-import { normaliseUrl } from './url-normaliser';
+import { RobotsRules } from './robots-rules.service';
 
 /** Candidates per frontier call (a sitemap may list 50,000 URLs). */
 const ADMIT_BATCH = 1000;

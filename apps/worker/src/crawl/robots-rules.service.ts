@@ -1,44 +1,17 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import Redis from 'ioredis';
 import { createHash, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import robotsParser from 'robots-parser';
 import { WorkerEnv } from '@app/config';
-import {
-  AddressPolicy,
-  FetchFailedError,
-  HOST_RESOLVER,
-  HostResolver,
-  type UpstreamProxy,
-} from '@app/net-guard';
+import { AddressPolicy, HOST_RESOLVER, HostResolver, type UpstreamProxy } from '@app/net-guard';
 import { REDIS, RedisKeys } from '@app/persistence';
-import { fetchSiteFile } from './site-file';
+import { readRobotsFile, toRobots, type Robots, type RobotsFile as Cached } from '@app/site';
 
-/** The product token matched against `User-agent:` lines; groups for `*` apply otherwise. */
-export const CRAWLER_TOKEN = 'ScraperClusterBot';
 const CACHE_TTL_S = 3600;
 const LOCAL_TTL_MS = 60_000;
 const LOCAL_MAX = 1000;
 /** How often a worker waiting on another's fetch of the same file looks for it. */
 const WAIT_POLL_MS = 100;
-
-/** What a site's robots.txt says to this crawler. */
-export interface Robots {
-  /** Why a disallowed URL is not fetched (reported as BLOCKED_ROBOTS), or true. */
-  check(url: string): true | string;
-  /** Crawl-delay in ms, when the file sets one. */
-  delayMs: number | null;
-  sitemaps: string[];
-}
-
-/** Cached form: the file's text, or that there is none (allow all) or it is unavailable (deny all). */
-interface Cached {
-  kind: 'file' | 'none' | 'unavailable';
-  text?: string;
-  status?: number;
-  /** Not kept: the proxy failed, and the next caller asks again. Never stored. */
-  unkept?: true;
-}
 
 /**
  * Whose robots.txt a cached copy is: fetched directly, or through which upstream proxy (a site may
@@ -52,17 +25,14 @@ export function proxyIdentity(proxy: UpstreamProxy | undefined): string {
 /**
  * robots.txt per origin and way out (direct or an upstream proxy, `proxyIdentity`), parsed by
  * robots-parser and cached in Redis for an hour (shared by all workers) and in process for a
- * minute. As Google reads it: 4xx means no rules; 5xx or 429 means the whole site is off limits
- * for now; no answer at all (DNS, refused address, past ROBOTS_TIMEOUT_MS) means no rules, and
- * the page fetch then reports the real error; a file over ROBOTS_MAX_BYTES is read as no rules.
- * An upstream proxy failing (PROXY) says nothing of the site, so that "no rules" is not kept: one
- * caller's wrong proxy password would otherwise lift the rules for every job through that proxy. One fetch per origin while it is cached, however many
- * pages and workers ask at once: callers in a process share one promise, and across workers a
- * Redis lock lets one fetch while the others wait for what it stores.
+ * minute, read as `readRobotsFile` (libs/site) says. A "no rules" read because the upstream proxy
+ * failed is not kept: one caller's wrong proxy password would otherwise lift the rules for every
+ * job through that proxy. One fetch per origin while it is cached, however many pages and workers
+ * ask at once: callers in a process share one promise, and across workers a Redis lock lets one
+ * fetch while the others wait for what it stores.
  */
 @Injectable()
 export class RobotsRules {
-  private readonly logger = new Logger(RobotsRules.name);
   private readonly local = new Map<string, { robots: Robots; until: number }>();
   private readonly loading = new Map<string, Promise<Robots>>();
   private readonly maxBytes: number;
@@ -116,7 +86,7 @@ export class RobotsRules {
       if (stored) return JSON.parse(stored) as Cached;
       if (await this.redis.set(lock, token, 'PX', lockMs, 'NX')) {
         try {
-          const cached = await this.fetch(origin, via, proxy);
+          const cached = await this.fetch(origin, proxy);
           if (!cached.unkept) await this.redis.set(key, JSON.stringify(cached), 'EX', CACHE_TTL_S);
           return cached;
         } finally {
@@ -127,23 +97,9 @@ export class RobotsRules {
     }
   }
 
-  private async fetch(origin: string, via: string, proxy: UpstreamProxy | undefined): Promise<Cached> {
-    try {
-      const { status, text } = await fetchSiteFile(
-        `${origin}/robots.txt`,
-        { policy: this.policy, resolver: this.resolver, upstream: proxy },
-        this.maxBytes,
-        this.timeoutMs,
-      );
-      if (status >= 200 && status < 300) return { kind: 'file', text };
-      if (status === 429 || status >= 500) return { kind: 'unavailable', status };
-      return { kind: 'none' };
-    } catch (err) {
-      this.logger.debug({ origin, via, err }, 'robots.txt not read');
-      return err instanceof FetchFailedError && err.pageCode === 'PROXY'
-        ? { kind: 'none', unkept: true }
-        : { kind: 'none' };
-    }
+  private async fetch(origin: string, proxy: UpstreamProxy | undefined): Promise<Cached> {
+    const net = { policy: this.policy, resolver: this.resolver, upstream: proxy };
+    return readRobotsFile(origin, net, this.maxBytes, this.timeoutMs);
   }
 }
 
@@ -155,21 +111,3 @@ function credentialsHash({ url, username, password }: UpstreamProxy): string {
 
 /** Deletes the lock only if it is still this worker's (it may have expired and been taken). */
 const RELEASE_LUA = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
-
-export function toRobots(origin: string, cached: Cached): Robots {
-  if (cached.kind === 'unavailable') {
-    return {
-      check: () => `robots.txt answered ${cached.status}: the site is off limits until it answers`,
-      delayMs: null,
-      sitemaps: [],
-    };
-  }
-  if (cached.kind === 'none') return { check: () => true, delayMs: null, sitemaps: [] };
-  const parsed = robotsParser(`${origin}/robots.txt`, cached.text ?? '');
-  const delay = parsed.getCrawlDelay(CRAWLER_TOKEN);
-  return {
-    check: (url) => parsed.isDisallowed(url, CRAWLER_TOKEN) !== true || 'disallowed by robots.txt',
-    delayMs: typeof delay === 'number' && delay > 0 ? delay * 1000 : null,
-    sitemaps: parsed.getSitemaps(),
-  };
-}

@@ -1,6 +1,6 @@
 import type { MapResult, MapSettings } from '@app/queue-contracts';
-import { CrawlScope } from '../crawl/crawl-scope';
-import { normaliseUrl } from '../crawl/url-normaliser';
+import { CrawlScope } from './crawl-scope';
+import { normaliseUrl } from './url-normaliser';
 
 /**
  * What a map lists of the URLs it found (start URL first, then in discovery order): normalised

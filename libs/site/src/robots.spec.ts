@@ -1,4 +1,4 @@
-import { toRobots } from './robots-rules.service';
+import { toRobots } from './robots';
 
 const origin = 'http://h.test';
 const file = (text: string) => toRobots(origin, { kind: 'file', text });
