@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Logger } from '@nestjs/common';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { ConfigError } from '@app/config';
-import { BackendRefusal, type ScraperBackend } from '@app/mcp';
+import { BackendRefusal, type ScraperBackend, serveMcpStdio } from '@app/mcp';
 import { CRAWL_DEFAULTS } from '@app/queue-contracts';
 import {
   crawlCommand,
@@ -147,6 +147,19 @@ function program(
     .option('--search <words>', 'URLs holding more of these words first')
     .addHelpText('after', EXIT_CODES_HELP)
     .action((url: string, flags: MapFlags, cmd: Command) => run((b) => mapCommand(b, url, flags), cmd));
+  cli
+    .command('mcp')
+    .description(
+      'Serve the MCP tools (scrape, batch_scrape, crawl, map, job_status, cancel) over stdin and stdout for a local agent (docs/mcp.md)',
+    )
+    .addHelpText('after', EXIT_CODES_HELP)
+    .action((_flags: object, cmd: Command) =>
+      run(async (b) => {
+        // stdout is the protocol's channel from here on: logs go to stderr (StderrLogger).
+        await serveMcpStdio(b, { version: packageVersion() });
+        return EXIT.ok;
+      }, cmd),
+    );
   return cli;
 }
 

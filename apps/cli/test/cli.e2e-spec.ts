@@ -4,7 +4,10 @@ import path from 'node:path';
 import { startFixtureSite, type FixtureSite } from '../../../test/fixtures/site/fixture-site';
 import { ApiHarness, TestAccount, createAccount, startApi } from '../../../test/support/api-harness';
 import { WorkerHarness, startWorker } from '../../../test/support/worker-harness';
-import { jsonLines, runCli } from './run-cli';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { CLI_BIN, cliEnv, jsonLines, runCli } from './run-cli';
 
 // The real bin, in child processes, with the stores' URLs at closed ports (runCli): nothing here
 // may need MySQL, Redis, a worker or a secret, but the --api case, which runs a real cluster.
@@ -126,6 +129,38 @@ describe('scraper (bin/scraper)', () => {
       expect(run.code).toBe(0);
       for (const name of names) expect(run.stdout).toContain(name);
       expect(run.stdout).toContain('Exit codes');
+    }
+  });
+
+  it('mcp serves the tools over stdio, rendering in-process; a refused address is a tool error', async () => {
+    const client = new Client({ name: 'cli-e2e', version: '1.0.0' });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [CLI_BIN, 'mcp'],
+        env: cliEnv(),
+        stderr: 'pipe',
+      }),
+    );
+    try {
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name).sort()).toEqual(
+        ['batch_scrape', 'cancel', 'crawl', 'job_status', 'map', 'scrape'].sort(),
+      );
+      const page = (await client.callTool({
+        name: 'scrape',
+        arguments: { url: `${site.origin}/crawl/about`, render: 'http' },
+      })) as CallToolResult;
+      expect(page.isError).toBeFalsy();
+      expect(page.content[0]).toMatchObject({ type: 'text', text: expect.stringContaining('# About') });
+      const refused = (await client.callTool({
+        name: 'scrape',
+        arguments: { url: `http://127.0.0.2:${site.port}/crawl/about`, render: 'http' },
+      })) as CallToolResult;
+      expect(refused.isError).toBe(true);
+      expect(JSON.stringify(refused.content)).toMatch(/BLOCKED_ADDRESS/);
+    } finally {
+      await client.close();
     }
   });
 

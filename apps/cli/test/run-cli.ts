@@ -8,11 +8,14 @@ export interface CliRun {
   stderr: string;
 }
 
+/** The real `bin/scraper`, as a user's shell runs it. */
+export const CLI_BIN = path.join(repoRoot(), 'bin/scraper');
+
 /**
- * Runs the real `bin/scraper` as a user's shell would, stdout and stderr piped, with the stores'
- * URLs pointing at closed ports and none of the service's secrets: the CLI must need none of them.
+ * A child's environment: the stores' URLs pointing at closed ports and none of the service's
+ * secrets (the CLI must need none of them), loopback 127.0.0.1 only; `env` on top.
  */
-export function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
+export function cliEnv(env: NodeJS.ProcessEnv = {}): Record<string, string> {
   const childEnv: NodeJS.ProcessEnv = {
     ...process.env,
     DATABASE_URL: 'mysql://root@127.0.0.1:1/nothing',
@@ -24,8 +27,15 @@ export function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Cli
   for (const secret of ['KEY_HASH_SECRET', 'SECRETS_ENCRYPTION_KEY', 'ADMIN_TOKEN', 'SCRAPER_API_KEY']) {
     if (!(secret in env)) delete childEnv[secret];
   }
-  const child = spawn(process.execPath, [path.join(repoRoot(), 'bin/scraper'), ...args], {
-    env: childEnv,
+  return Object.fromEntries(
+    Object.entries(childEnv).filter((e): e is [string, string] => e[1] !== undefined),
+  );
+}
+
+/** Runs the bin with stdout and stderr piped, in cliEnv(env). */
+export function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
+  const child = spawn(process.execPath, [CLI_BIN, ...args], {
+    env: cliEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const out: Buffer[] = [];
