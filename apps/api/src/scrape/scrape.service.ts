@@ -1,12 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { TimeoutError, UnavailableError } from '@app/common';
-import { AuthContext, QuotaService } from '@app/auth';
+import { AuthContext, QuotaService, UsageRecorder } from '@app/auth';
 import { ApiEnv, actionLimits } from '@app/config';
 import { JobProducer, StalledOutError } from '@app/queues';
 import { type PageResult, errorResult, triedOutError } from '@app/queue-contracts';
 import { JobsService } from '../jobs/jobs.service';
 import { SessionsService } from '../sessions/sessions.service';
 import { SealedHeaders, type JobAccepted } from '@app/jobs';
+import { ResultCache } from '@app/result-cache';
 import { checkActionLimits } from './dto/action.dto';
 import { toScrapeOptions } from './dto/scrape-options.dto';
 import { AsyncScrapeRequestDto, ScrapeRequestDto } from './dto/scrape-request.dto';
@@ -29,9 +30,14 @@ export class ScrapeService {
     private readonly env: ApiEnv,
     private readonly headers: SealedHeaders,
     private readonly sessions: SessionsService,
+    private readonly cache: ResultCache,
+    private readonly usage: UsageRecorder,
   ) {}
 
-  /** POST /v1/scrape: waits for a worker; a failed page is still a 200 with `error`. */
+  /**
+   * POST /v1/scrape: waits for a worker; a failed page is still a 200 with `error`. A page in the
+   * result cache within `max_age` is answered here, without the queue, and counted as a page.
+   */
   async scrape(auth: AuthContext, dto: ScrapeRequestDto): Promise<PageResult> {
     checkActionLimits(dto.actions, actionLimits(this.env));
     this.urls.proxy(dto.proxy);
@@ -49,11 +55,19 @@ export class ScrapeService {
     }
     if (reserved.status === 'rejected') throw reserved.reason;
     const url = checked.value;
+    let hit: PageResult | null;
     try {
-      await this.sessions.open(auth, options.session_id);
+      hit = await this.cache.get(auth, { index: 0, url }, options);
+      // A request with a session is never cached: it opens its session for the worker.
+      if (!hit) await this.sessions.open(auth, options.session_id);
     } catch (err) {
       await this.quota.release(auth.accountId, auth.environment, 1, now);
       throw err;
+    }
+    if (hit) {
+      // The reservation stands, as for a rendered page; counted as one, with no render time.
+      await this.usage.record(auth.accountId, auth.environment, { succeeded: true, renderMs: 0 });
+      return hit;
     }
     try {
       // Sealed in the queue payload too: Redis keeps a finished sync job a minute.
