@@ -43,10 +43,14 @@ export class ScrapeService {
     this.urls.proxy(dto.proxy);
     const options = toScrapeOptions(dto);
     const now = new Date();
-    // The target's DNS check and the quota row's update are independent round trips: run together.
-    // A refused URL is still a 400 (before a 402), and gives back what was reserved meanwhile.
+    // The target's DNS check (then the result cache's lookup) and the quota row's update are
+    // independent round trips: run together. A refused URL is still a 400 (before a 402), and gives
+    // back what was reserved meanwhile.
     const [checked, reserved] = await Promise.allSettled([
-      this.urls.target(dto.url),
+      this.urls.target(dto.url).then(async (url) => ({
+        url,
+        hit: await this.cache.get(auth, { index: 0, url }, options),
+      })),
       this.quota.reserve(auth, 1, now),
     ]);
     if (checked.status === 'rejected') {
@@ -54,20 +58,17 @@ export class ScrapeService {
       throw checked.reason;
     }
     if (reserved.status === 'rejected') throw reserved.reason;
-    const url = checked.value;
-    let hit: PageResult | null;
-    try {
-      hit = await this.cache.get(auth, { index: 0, url }, options);
-      // A request with a session is never cached: it opens its session for the worker.
-      if (!hit) await this.sessions.open(auth, options.session_id);
-    } catch (err) {
-      await this.quota.release(auth.accountId, auth.environment, 1, now);
-      throw err;
-    }
+    const { url, hit } = checked.value;
     if (hit) {
       // The reservation stands, as for a rendered page; counted as one, with no render time.
       await this.usage.record(auth.accountId, auth.environment, { succeeded: true, renderMs: 0 });
       return hit;
+    }
+    try {
+      await this.sessions.open(auth, options.session_id);
+    } catch (err) {
+      await this.quota.release(auth.accountId, auth.environment, 1, now);
+      throw err;
     }
     try {
       // Sealed in the queue payload too: Redis keeps a finished sync job a minute.
