@@ -9,6 +9,8 @@ import { WorkerHarness, startWorker } from '../../../test/support/worker-harness
 
 // Cached results (docs/api.md, Cached results) through the API and a worker: a fixture page that
 // counts its fetches, and says which fetch it was, proves a hit was not rendered.
+const CRAWL_LINKS = '<a href="/c/one">one</a> <a href="/c/two">two</a>';
+
 describe('cached results (max_age)', () => {
   let site: Server;
   let origin: string;
@@ -20,12 +22,14 @@ describe('cached results (max_age)', () => {
   beforeAll(async () => {
     site = createServer((req, res) => {
       const path = (req.url ?? '/').split('?')[0];
+      if (path === '/robots.txt') return res.writeHead(404).end();
       const n = (fetches.get(path) ?? 0) + 1;
       fetches.set(path, n);
       res
         .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
         .end(
-          `<!doctype html><html><head><title>Page ${path}</title></head><body><main><h1>Page ${path}</h1><p>This is fetch number ${n} of the page.</p></main></body></html>`,
+          `<!doctype html><html><head><title>Page ${path}</title></head><body><main><h1>Page ${path}</h1>` +
+            `<p>This is fetch number ${n} of the page.</p>${path === '/c/start' ? CRAWL_LINKS : ''}</main></body></html>`,
         );
     }).listen(0, '127.0.0.1');
     await once(site, 'listening');
@@ -128,6 +132,24 @@ describe('cached results (max_age)', () => {
     expect([fetched('/b1'), fetched('/b2')]).toEqual([1, 1]);
     expect(await batch()).toEqual(['hit', 'hit']);
     expect([fetched('/b1'), fetched('/b2')]).toEqual([1, 1]);
+  });
+
+  it("serves a crawl's pages from the cache, links and all, and fills it with the ones it renders", async () => {
+    const crawl = async () => {
+      const accepted = await api
+        .http()
+        .post('/v1/crawl')
+        .set('Authorization', `Bearer ${account.liveKey}`)
+        .send({ url: `${origin}/c/start`, render: 'http', ignore_sitemap: true, max_age: 60_000 })
+        .expect(202);
+      const job = await waitForJob(api, account.liveKey, accepted.body.job_id);
+      expect(job.status).toBe('completed');
+      const pages = await allResults(api, account.liveKey, job.job_id);
+      return pages.map((p) => `${new URL(p.url).pathname} ${p.metadata.cache_state}`).sort();
+    };
+    expect(await crawl()).toEqual(['/c/one miss', '/c/start miss', '/c/two miss']);
+    expect(await crawl()).toEqual(['/c/one hit', '/c/start hit', '/c/two hit']);
+    expect(['/c/start', '/c/one', '/c/two'].map(fetched)).toEqual([1, 1, 1]);
   });
 
   it('refuses a max_age that is not a whole number of milliseconds from 0 to 30 days', async () => {
