@@ -319,7 +319,7 @@ export class ScrapeOptionsDto {
     maximum: MAX_MAX_AGE_MS,
     default: 0,
     description:
-      'Milliseconds: a page rendered for this account and environment with the same content options at most this long ago is answered from the result cache (`metadata.cache_state: hit`) instead of being rendered. 0 (the default): always rendered. Requests with `actions`, `headers` or `session_id` are never cached. A hit counts as a page. See docs/api.md, Cached results.',
+      'Milliseconds: a page rendered for this account and environment with the same content options at most this long ago is answered from the result cache (`metadata.cache_state: hit`) instead of being rendered. 0 (the default): always rendered; every page that succeeds is cached whatever `max_age` says. Requests with `actions`, `headers` or `session_id` are never served from the cache nor cached. A hit counts as a page. See docs/api.md, Cached results.',
   })
   @IsOptional()
   @Max(MAX_MAX_AGE_MS)
