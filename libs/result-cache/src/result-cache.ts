@@ -53,7 +53,11 @@ export class ResultCache {
    * when there is none, or the request may not be served from the cache. `options` in clear (the
    * proxy is part of the key).
    */
-  async get(owner: CacheOwner, page: { index: number; url: string }, options: ScrapeOptions) {
+  async get(
+    owner: CacheOwner,
+    page: { index: number; url: string },
+    options: ScrapeOptions,
+  ): Promise<PageResult | null> {
     const started = Date.now();
     const maxAge = options.max_age ?? 0;
     if (maxAge <= 0 || this.env.RESULT_CACHE_TTL_MS === 0 || !cacheable(options)) return null;
@@ -61,14 +65,13 @@ export class ResultCache {
     if (!raw) return null;
     const { at, result } = JSON.parse(raw) as Entry;
     if (started - at > maxAge) return null;
-    const hit: PageResult = {
+    return {
       ...result,
       index: page.index,
       url: page.url,
       metadata: { ...result.metadata, cache_state: 'hit', cached_at: new Date(at).toISOString() },
       timings: { total_ms: Date.now() - started, render_ms: 0 },
     };
-    return hit;
   }
 
   /** Keeps a rendered page for later requests; a failed page, or one over the entry cap, is not kept. */
