@@ -124,7 +124,7 @@ describe('ResultCache (real Redis)', () => {
   it('is bounded: entries expire with the TTL, an entry over the byte cap is not kept, the oldest go past the cap', async () => {
     const who = owner();
     const small = cacheWith({
-      RESULT_CACHE_TTL_MS: 200,
+      RESULT_CACHE_TTL_MS: 1000,
       RESULT_CACHE_MAX_ENTRY_BYTES: 2048,
       RESULT_CACHE_MAX_ENTRIES: 2,
     });
@@ -132,7 +132,7 @@ describe('ResultCache (real Redis)', () => {
     await small.put(who, `${URL_A}/big`, options(), page('x'.repeat(4096)));
     expect(await small.get(who, { index: 0, url: URL_A }, options())).not.toBeNull();
     expect(await small.get(who, { index: 0, url: `${URL_A}/big` }, options())).toBeNull();
-    await sleep(300);
+    await sleep(1100);
     expect(await small.get(who, { index: 0, url: URL_A }, options())).toBeNull();
 
     const capped = cacheWith({ RESULT_CACHE_MAX_ENTRIES: 2 });
