@@ -16,6 +16,7 @@ const LIBS = [
   'webhooks',
   'jobs',
   'sessions',
+  'result-cache',
   'metrics',
   'extract',
   'mcp',
@@ -36,6 +37,8 @@ const LIB_DEPENDENCIES = {
   jobs: ['config', 'common', 'persistence', 'queue-contracts', 'auth'],
   // The sessions table likewise, here only.
   sessions: ['config', 'common', 'persistence', 'queue-contracts'],
+  // Cached page results in Redis, here only.
+  'result-cache': ['config', 'common', 'persistence', 'queue-contracts'],
   webhooks: ['config', 'common', 'persistence', 'net-guard', 'queue-contracts', 'queues', 'jobs'],
   // Prometheus lives here and in the apps; other libs expose stats or listeners the apps turn into series.
   metrics: [],

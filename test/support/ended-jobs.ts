@@ -2,7 +2,7 @@ import type { DataSource } from 'typeorm';
 import { newId } from '@app/common';
 import { Environment } from '@app/persistence';
 import { Job, JobPage, JobStatus, JobType } from '@app/jobs';
-import { NO_METADATA, type PageResult } from '@app/queue-contracts';
+import { NO_METADATA, RENDERED_NOW, type PageResult } from '@app/queue-contracts';
 
 /** A page result as the worker stores it; `error` makes it a failed page. */
 export function pageResult(index: number, overrides: Partial<PageResult> = {}): PageResult {
@@ -13,7 +13,7 @@ export function pageResult(index: number, overrides: Partial<PageResult> = {}): 
     final_url: url,
     status_code: 200,
     markdown: `# Page ${index}\n\nSome text of page ${index}.`,
-    metadata: { ...NO_METADATA, title: `Page ${index}`, language: 'en', engine: 'http' },
+    metadata: { ...NO_METADATA, title: `Page ${index}`, language: 'en', engine: 'http', ...RENDERED_NOW },
     timings: { total_ms: 12, render_ms: 10 },
     ...overrides,
   };

@@ -1,5 +1,11 @@
 import { BackendRefusal } from '@app/mcp';
-import { NO_METADATA, SCRAPE_DEFAULTS, errorResult, type PageResult } from '@app/queue-contracts';
+import {
+  NO_METADATA,
+  RENDERED_NOW,
+  SCRAPE_DEFAULTS,
+  errorResult,
+  type PageResult,
+} from '@app/queue-contracts';
 import { LocalJobs, type JobRun } from './local-jobs';
 
 const page = (index: number, failed = false): PageResult => {
@@ -11,7 +17,7 @@ const page = (index: number, failed = false): PageResult => {
     final_url: url,
     status_code: 200,
     markdown: `page ${index}`,
-    metadata: { ...NO_METADATA, engine: 'http' },
+    metadata: { ...NO_METADATA, engine: 'http', ...RENDERED_NOW },
     timings: { total_ms: 1, render_ms: 1 },
   };
 };

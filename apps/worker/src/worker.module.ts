@@ -8,6 +8,7 @@ import { ErrorFilter, httpLoggerOptions } from '@app/common';
 import { JobStateModule } from '@app/jobs';
 import { PersistenceModule, RedisModule } from '@app/persistence';
 import { SessionsModule } from '@app/sessions';
+import { ResultCacheModule } from '@app/result-cache';
 import { NetGuardModule } from '@app/net-guard';
 import { QueuesModule } from '@app/queues';
 import { RenderingModule } from '@app/rendering';
@@ -87,7 +88,7 @@ export class WorkerModule {
         // Always: a render-only pod still creates the deliveries of the jobs it ends.
         WebhooksModule,
         MetricsModule,
-        ...(renders || crawls ? [RenderingModule, SessionsModule, NetGuardModule] : []),
+        ...(renders || crawls ? [RenderingModule, SessionsModule, NetGuardModule, ResultCacheModule] : []),
       ],
       controllers: [HealthController, MetricsController],
       providers: [

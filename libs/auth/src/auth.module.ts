@@ -11,7 +11,7 @@ import { AuthFailures } from './auth-failures';
 import { QuotaService } from './quota.service';
 import { PlansService } from './plans.service';
 import { TokenBucket } from './token-bucket';
-import { UsageKeys } from './usage-recorder';
+import { UsageKeys, UsageRecorder } from './usage-recorder';
 import { UsageService } from './usage.service';
 
 const SERVICES = [
@@ -26,6 +26,7 @@ const SERVICES = [
   UsageService,
   TokenBucket,
   UsageKeys,
+  UsageRecorder,
   QuotaService,
 ];
 

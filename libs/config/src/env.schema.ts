@@ -1,6 +1,6 @@
 import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength, ValidateIf } from 'class-validator';
-import { ActionsEnv } from './actions-env';
+import { ResultCacheEnv } from './result-cache-env';
 import { Doc } from './env-doc';
 import { toInt, toList } from './env-transforms';
 import { withPdfEnv } from './pdf-env';
@@ -14,7 +14,7 @@ const GENERATED = ' (npm start generates it into .env.local on a developer machi
 // sits nearest each property. @Doc gives each variable's meaning for the README once.
 
 /** Settings every long-running process shares: stores, secrets, network policy, retention, webhooks. */
-export class SharedEnv extends ActionsEnv {
+export class SharedEnv extends ResultCacheEnv {
   @Doc('queues, buckets, hot counters, crawl frontiers')
   @Matches(/^rediss?:\/\/.+/, { message: 'must look like redis://host:port/db' })
   REDIS_URL = 'redis://127.0.0.1:6379/0';

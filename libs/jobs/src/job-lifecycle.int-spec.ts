@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { QuotaService } from '@app/auth';
-import { NO_METADATA, type PageResult } from '@app/queue-contracts';
+import { NO_METADATA, RENDERED_NOW, type PageResult } from '@app/queue-contracts';
 import { CrawlPages } from './crawl-pages';
 import { JobIntake } from './job-intake';
 import { JobLifecycle } from './job-lifecycle';
@@ -43,7 +43,7 @@ describe('job lifecycle and the quota give-back (real MySQL)', () => {
     url: `https://site.test/${index}`,
     final_url: `https://site.test/${index}`,
     status_code: error ? null : 200,
-    metadata: { ...NO_METADATA, engine: 'playwright' },
+    metadata: { ...NO_METADATA, engine: 'playwright', ...RENDERED_NOW },
     timings: { total_ms: 10, render_ms: 5 },
     ...(error ? { error } : {}),
   });

@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { QuotaService } from '@app/auth';
 import type { SharedEnv } from '@app/config';
 import { decodeCursor } from '@app/persistence';
-import { NO_METADATA, type PageResult } from '@app/queue-contracts';
+import { NO_METADATA, RENDERED_NOW, type PageResult } from '@app/queue-contracts';
 import { CrawlPages } from './crawl-pages';
 import { Job, JobPage } from './entities';
 import { JobIntake } from './job-intake';
@@ -41,7 +41,7 @@ describe('job results paged by bytes', () => {
     final_url: `https://site.test/${index}`,
     status_code: 200,
     markdown: 'm'.repeat(markdownBytes),
-    metadata: { ...NO_METADATA, engine: 'playwright' },
+    metadata: { ...NO_METADATA, engine: 'playwright', ...RENDERED_NOW },
     timings: { total_ms: 10, render_ms: 5 },
   });
 

@@ -1,4 +1,4 @@
-import { NO_METADATA, type PageResult } from '@app/queue-contracts';
+import { NO_METADATA, RENDERED_NOW, type PageResult } from '@app/queue-contracts';
 import { MAX_STORED_RESULT_BYTES, storable } from './page-progress';
 
 const page = (overrides: Partial<PageResult>): PageResult => ({
@@ -6,7 +6,7 @@ const page = (overrides: Partial<PageResult>): PageResult => ({
   url: 'http://site.test/big',
   final_url: 'http://site.test/big',
   status_code: 200,
-  metadata: { ...NO_METADATA, title: 'Big', language: 'en', engine: 'http' },
+  metadata: { ...NO_METADATA, title: 'Big', language: 'en', engine: 'http', ...RENDERED_NOW },
   timings: { total_ms: 900, render_ms: 800 },
   ...overrides,
 });

@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { NO_METADATA, type PageResult } from '@app/queue-contracts';
+import { NO_METADATA, RENDERED_NOW, type PageResult } from '@app/queue-contracts';
 import { createMcpServer } from './mcp-server';
 import { BackendRefusal, type ScraperBackend } from './scraper-backend';
 import { serveMcpStdio } from './stdio';
@@ -14,7 +14,7 @@ function fakeBackend(calls: unknown[][]): ScraperBackend {
     final_url: url,
     status_code: 200,
     markdown: `# Page ${url}`,
-    metadata: { ...NO_METADATA, engine: 'http' },
+    metadata: { ...NO_METADATA, engine: 'http', ...RENDERED_NOW },
     timings: { total_ms: 1, render_ms: 1 },
   });
   const job = (id: string) => ({

@@ -18,6 +18,8 @@ const page = (over: Partial<PageResult> = {}): PageResult => ({
     canonical_url: null,
     site_name: null,
     engine: 'http',
+    cache_state: 'miss',
+    cached_at: null,
   },
   timings: { total_ms: 10, render_ms: 5 },
   ...over,
@@ -38,7 +40,7 @@ describe('MCP tool output', () => {
     expect(result.isError).toBeUndefined();
     expect(texts(result)).toEqual([
       '# Example\n\nHello.',
-      '[metadata] {"url":"https://example.com/","final_url":"https://example.com/","status_code":200,"title":"Example","language":"en","engine":"http"}',
+      '[metadata] {"url":"https://example.com/","final_url":"https://example.com/","status_code":200,"title":"Example","language":"en","engine":"http","cache_state":"miss"}',
     ]);
   });
 

@@ -1,4 +1,4 @@
-import { NO_METADATA, type PageResult, type ScrapeOptions } from './scrape-options';
+import { NO_METADATA, RENDERED_NOW, type PageResult, type ScrapeOptions } from './scrape-options';
 
 type PageError = NonNullable<PageResult['error']>;
 
@@ -14,7 +14,7 @@ export function errorResult(
     url,
     final_url: null,
     status_code: null,
-    metadata: { ...NO_METADATA, engine: options.engine },
+    metadata: { ...NO_METADATA, engine: options.engine, ...RENDERED_NOW },
     timings: { total_ms: 0, render_ms: 0 },
     error,
   };

@@ -50,6 +50,8 @@ export interface ScrapeOptions {
   proxy?: ProxyChoice;
   /** A customer's own `proxy` sealed for the account and environment (libs/jobs SealedHeaders). */
   sealed_proxy?: string;
+  /** Milliseconds: a page cached at most this long ago is served from the result cache. Absent: 0, none is. */
+  max_age?: number;
 }
 
 export const SCRAPE_DEFAULTS: ScrapeOptions = {
@@ -65,6 +67,8 @@ export const SCRAPE_DEFAULTS: ScrapeOptions = {
 export const MAX_TIMEOUT_MS = 120_000;
 export const MAX_HTML_BYTES = 10 * 1024 * 1024;
 export const MAX_SCREENSHOT_BYTES = 5 * 1024 * 1024;
+/** Most `max_age` a request may give: 30 days. */
+export const MAX_MAX_AGE_MS = 30 * 24 * 3_600_000;
 
 export const PAGE_ERROR_CODES = [
   'HTTP_4XX',
@@ -98,10 +102,23 @@ export interface PageMetadata {
   /** A PDF's pages; absent for other documents. */
   page_count?: number;
   engine: EngineName;
+  /** `hit`: served from the result cache (docs/api.md, Cached results); `miss`: rendered now. */
+  cache_state: 'hit' | 'miss';
+  /** When a hit's page was rendered (ISO 8601); null for a miss. */
+  cached_at: string | null;
 }
 
+/** What a page's document says of itself: its metadata but how it was got. */
+export type DocumentMetadata = Omit<PageMetadata, 'engine' | 'cache_state' | 'cached_at'>;
+
+/** The metadata of a page rendered now rather than served from the result cache. */
+export const RENDERED_NOW: Pick<PageMetadata, 'cache_state' | 'cached_at'> = {
+  cache_state: 'miss',
+  cached_at: null,
+};
+
 /** The metadata of a page that has none (failed, or not HTML). */
-export const NO_METADATA: Omit<PageMetadata, 'engine'> = {
+export const NO_METADATA: DocumentMetadata = {
   title: null,
   description: null,
   author: null,

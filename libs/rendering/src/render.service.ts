@@ -5,6 +5,7 @@ import {
   MAX_TIMEOUT_MS,
   MAX_HTML_BYTES,
   NO_METADATA,
+  RENDERED_NOW,
   SCRAPE_DEFAULTS,
   type EngineName,
   type PageResult,
@@ -240,7 +241,7 @@ export class RenderService {
       ...formats,
       ...(screenshot ? { screenshot } : {}),
       ...(capture.actions ? { actions: capture.actions } : {}),
-      metadata: { ...metadata, engine },
+      metadata: { ...metadata, engine, ...RENDERED_NOW },
       timings: { total_ms: Date.now() - started, render_ms: rendered - started },
       ...(error ? { error } : {}),
     };

@@ -44,6 +44,7 @@ describe('Firecrawl scrape options onto ours', () => {
       exclude_tags: ['nav'],
       wait_for: 500,
       timeout: 20000,
+      max_age: 0,
       mobile: true,
       headers: { 'X-Test': '1' },
     });

@@ -16,8 +16,7 @@ const LLM = 'needs an LLM, which this server does not run';
 const NO_EFFECT = new Set([
   'origin',
   'integration',
-  // Their index of earlier results and its caching.
-  'maxAge',
+  // Their index of earlier results (maxAge is our result cache's max_age).
   'minAge',
   'storeInCache',
   'removeBase64Images',
@@ -149,6 +148,7 @@ const SCRAPE_FIELDS: FieldMap = {
     if (v !== 0) out.wait_for = v;
   },
   timeout: rename('timeout'),
+  maxAge: rename('max_age'),
   mobile: rename('mobile'),
   headers: (v, out) => {
     // Merged with an Accept-Language that `location` may have set first.

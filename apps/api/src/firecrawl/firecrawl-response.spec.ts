@@ -12,6 +12,8 @@ const metadata = {
   canonical_url: null,
   site_name: null,
   engine: 'http' as const,
+  cache_state: 'miss' as const,
+  cached_at: null,
 };
 const page = (index: number, extra: Partial<PageResult> = {}): PageResult => ({
   index,
@@ -71,6 +73,7 @@ describe('our answers in Firecrawl shapes', () => {
         sourceURL: 'https://e.example/0',
         url: 'https://e.example/moved',
         statusCode: 200,
+        cacheState: 'miss',
       },
     });
   });

@@ -36,6 +36,8 @@ export function toDocument(page: PageResult): Record<string, unknown> {
     ['url', page.final_url ?? page.url],
     ['statusCode', page.status_code],
     ['error', page.error?.message],
+    ['cacheState', m.cache_state],
+    ['cachedAt', m.cached_at],
   ]);
   const actions = page.actions && {
     screenshots: page.actions.screenshots.map(dataUrl),

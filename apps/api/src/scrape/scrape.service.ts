@@ -1,12 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { TimeoutError, UnavailableError } from '@app/common';
-import { AuthContext, QuotaService } from '@app/auth';
+import { AuthContext, QuotaService, UsageRecorder } from '@app/auth';
 import { ApiEnv, actionLimits } from '@app/config';
 import { JobProducer, StalledOutError } from '@app/queues';
 import { type PageResult, errorResult, triedOutError } from '@app/queue-contracts';
 import { JobsService } from '../jobs/jobs.service';
 import { SessionsService } from '../sessions/sessions.service';
 import { SealedHeaders, type JobAccepted } from '@app/jobs';
+import { ResultCache } from '@app/result-cache';
 import { checkActionLimits } from './dto/action.dto';
 import { toScrapeOptions } from './dto/scrape-options.dto';
 import { AsyncScrapeRequestDto, ScrapeRequestDto } from './dto/scrape-request.dto';
@@ -29,18 +30,27 @@ export class ScrapeService {
     private readonly env: ApiEnv,
     private readonly headers: SealedHeaders,
     private readonly sessions: SessionsService,
+    private readonly cache: ResultCache,
+    private readonly usage: UsageRecorder,
   ) {}
 
-  /** POST /v1/scrape: waits for a worker; a failed page is still a 200 with `error`. */
+  /**
+   * POST /v1/scrape: waits for a worker; a failed page is still a 200 with `error`. A page in the
+   * result cache within `max_age` is answered here, without the queue, and counted as a page.
+   */
   async scrape(auth: AuthContext, dto: ScrapeRequestDto): Promise<PageResult> {
     checkActionLimits(dto.actions, actionLimits(this.env));
     this.urls.proxy(dto.proxy);
     const options = toScrapeOptions(dto);
     const now = new Date();
-    // The target's DNS check and the quota row's update are independent round trips: run together.
-    // A refused URL is still a 400 (before a 402), and gives back what was reserved meanwhile.
+    // The target's DNS check (then the result cache's lookup) and the quota row's update are
+    // independent round trips: run together. A refused URL is still a 400 (before a 402), and gives
+    // back what was reserved meanwhile.
     const [checked, reserved] = await Promise.allSettled([
-      this.urls.target(dto.url),
+      this.urls.target(dto.url).then(async (url) => ({
+        url,
+        hit: await this.cache.get(auth, { index: 0, url }, options),
+      })),
       this.quota.reserve(auth, 1, now),
     ]);
     if (checked.status === 'rejected') {
@@ -48,7 +58,12 @@ export class ScrapeService {
       throw checked.reason;
     }
     if (reserved.status === 'rejected') throw reserved.reason;
-    const url = checked.value;
+    const { url, hit } = checked.value;
+    if (hit) {
+      // The reservation stands, as for a rendered page; counted as one, with no render time.
+      await this.usage.record(auth.accountId, auth.environment, { succeeded: true, renderMs: 0 });
+      return hit;
+    }
     try {
       await this.sessions.open(auth, options.session_id);
     } catch (err) {

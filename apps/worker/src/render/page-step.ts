@@ -7,6 +7,7 @@ import { Job, JobLifecycle, PageProgress, SealedHeaders, storable } from '@app/j
 import { type PageResult, type ScrapeOptions, type SyncScrapeData, errorResult } from '@app/queue-contracts';
 import type { RunningJob } from '@app/queues';
 import { RenderService, type RenderRequest } from '@app/rendering';
+import { ResultCache } from '@app/result-cache';
 import { SessionStore } from '@app/sessions';
 import { InFlightLimits, Lease } from './in-flight-limits';
 import { ProxyPool, type SiteRoute } from './proxy-pool';
@@ -44,6 +45,7 @@ export class PageStep {
     private readonly headers: SealedHeaders,
     private readonly sessions: SessionStore,
     private readonly proxies: ProxyPool,
+    private readonly cache: ResultCache,
   ) {}
 
   /**
@@ -80,7 +82,9 @@ export class PageStep {
    * With `overlap` the first try starts while its mark commits (a commit costs as much as a static
    * page's whole render): a batch's pages go faster, and a page starting in the instant of a cancel
    * is fetched and dropped. Without, nothing is fetched once the cancel has committed. `route`:
-   * the way out `siteRoute` chose for this page, else one is chosen here.
+   * the way out `siteRoute` chose for this page, else one is chosen here. A page in the result
+   * cache within the options' `max_age` is marked and answered from it, not rendered; a page
+   * rendered is written to it.
    */
   async render(
     job: Job,
@@ -88,7 +92,9 @@ export class PageStep {
     options: ScrapeOptions,
     { overlap, route }: { overlap: boolean; route?: SiteRoute },
   ): Promise<PageResult | Refusal> {
-    let opened = this.headers.open(options, job);
+    // The cache judges the request as given: its headers count even where a crawl drops them.
+    const requested = this.headers.open(options, job);
+    let opened = requested;
     // A crawl's pages come from its pages' links: the caller's headers go only to its start URL's origin.
     if (opened.headers && job.type === 'crawl' && job.url && !sameOrigin(page.url, job.url)) {
       const { headers: _dropped, ...rest } = opened;
@@ -96,6 +102,11 @@ export class PageStep {
     }
     const refused = this.proxies.refusal(opened);
     if (refused) return errorResult(page.url, page.idx, options, refused);
+    const hit = await this.cache.get(job, { index: page.idx, url: page.url }, requested);
+    if (hit) {
+      if (await this.pages.markRunning(job.id, page.idx)) return hit;
+      return (await this.lifecycle.cancelled(job.id)) ? 'cancelled' : 'taken';
+    }
     const max = this.env.PAGE_MAX_ATTEMPTS;
     let tried = page.attempts;
     let firstMark: Promise<boolean> | undefined;
@@ -134,6 +145,7 @@ export class PageStep {
     );
     if (result && (!firstMark || (await firstMark))) {
       await this.saveSession(job, options, session);
+      await this.cache.put(job, page.url, requested, result);
       return result;
     }
     return (await this.lifecycle.cancelled(job.id)) ? 'cancelled' : 'taken';
@@ -234,7 +246,9 @@ export class PageStep {
     );
     // A sync try is never refused: there is no job row to cancel or finish elsewhere. Capped as a
     // stored result is: it goes through Redis and to every API process's queue events.
-    return storable(result!).result;
+    const answer = storable(result!).result;
+    await this.cache.put({ accountId, environment }, url, opened, answer);
+    return answer;
   }
 
   /**

@@ -1,8 +1,6 @@
 import { type JsonLdNode as Node, jsonLdNodes, typesOf } from '@app/extract';
-import type { PageMetadata } from '@app/queue-contracts';
+import type { DocumentMetadata } from '@app/queue-contracts';
 import { absoluteUrl } from './html-document';
-
-type Metadata = Omit<PageMetadata, 'engine'>;
 
 const collapse = (text: string | null | undefined) => text?.replace(/\s+/g, ' ').trim() || null;
 
@@ -149,7 +147,7 @@ export function extractMetadata(
   document: Document,
   baseUrl: string,
   nodes = jsonLdNodes(document),
-): Metadata {
+): DocumentMetadata {
   const node = mainNode(nodes);
   const metas = [...document.querySelectorAll('meta')];
   const title =

@@ -1,5 +1,10 @@
 import { extractMainContent, jsonLdNodes, readPageProfile } from '@app/extract';
-import { NO_METADATA, type PageMetadata, type PageResult, type ScrapeOptions } from '@app/queue-contracts';
+import {
+  NO_METADATA,
+  type DocumentMetadata,
+  type PageResult,
+  type ScrapeOptions,
+} from '@app/queue-contracts';
 import type { ContentKind } from './content-kind';
 import { absolutizeUrls, applyTagFilters, baseUrlOf, parseDocument, removeNonContent } from './html-document';
 import { extractLinks } from './links';
@@ -26,7 +31,7 @@ export interface ContentInput {
 }
 
 export type PageContent = Pick<PageResult, 'markdown' | 'html' | 'raw_html' | 'text' | 'links'> & {
-  metadata: Omit<PageMetadata, 'engine'>;
+  metadata: DocumentMetadata;
 };
 
 function fenced(code: string, language: string): string {

@@ -50,6 +50,21 @@ class PageMetadataDto implements PageMetadata {
 
   @ApiProperty({ enum: ['http', ...BROWSER_ENGINES], description: 'What rendered the page.' })
   engine: EngineName;
+
+  @ApiProperty({
+    enum: ['hit', 'miss'],
+    description:
+      '`hit`: answered from the result cache (`max_age`), not rendered for this request; `miss`: rendered for it.',
+  })
+  cache_state: 'hit' | 'miss';
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    format: 'date-time',
+    description: "A hit's: when the page was rendered. Null for a miss.",
+  })
+  cached_at: string | null;
 }
 
 class PageTimingsDto {

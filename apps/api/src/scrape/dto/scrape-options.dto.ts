@@ -25,6 +25,7 @@ import { Type } from 'class-transformer';
 import {
   BROWSER_ENGINES,
   BrowserEngine,
+  MAX_MAX_AGE_MS,
   MAX_TIMEOUT_MS,
   OUTPUT_FORMATS,
   OutputFormat,
@@ -311,6 +312,20 @@ export class ScrapeOptionsDto {
     "The upstream proxy the pages go through, and a crawl's robots.txt and sitemaps: `none` (direct), `pool` (the operator's PROXY_URLS, the default when set: round robin per page, one per `session_id`), or your own `{url, username?, password?}` (`http://`, `https://` or `socks5://`; credentials also as `user:password@` in the URL). Every engine honours it. Credentials are secrets: stored sealed, never logged or echoed. A proxy that fails or refuses the credentials fails the page with `PROXY`.",
   )
   proxy?: ProxyChoice;
+
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 0,
+    maximum: MAX_MAX_AGE_MS,
+    default: 0,
+    description:
+      'Milliseconds: a page rendered for this account and environment with the same content options at most this long ago is answered from the result cache (`metadata.cache_state: hit`) instead of being rendered. 0 (the default): always rendered; every page that succeeds is cached whatever `max_age` says. Requests with `actions`, `headers` or `session_id` are never served from the cache nor cached. A hit counts as a page. See docs/api.md, Cached results.',
+  })
+  @IsOptional()
+  @Max(MAX_MAX_AGE_MS)
+  @Min(0)
+  @IsInt()
+  max_age?: number;
 }
 
 /** Request options with every default filled in: what the worker renders with. */
@@ -334,5 +349,6 @@ export function toScrapeOptions(dto: ScrapeOptionsDto): ScrapeOptions {
   if (dto.actions?.length) options.actions = toPageActions(dto.actions);
   if (dto.session_id !== undefined) options.session_id = dto.session_id;
   if (dto.proxy !== undefined) options.proxy = dto.proxy;
+  if (dto.max_age) options.max_age = dto.max_age;
   return options;
 }
