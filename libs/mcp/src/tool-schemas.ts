@@ -49,6 +49,13 @@ const pageOptions = {
     .describe(
       'Browser actions done in order before the page is read, e.g. {"type":"click","selector":"#more"}, {"type":"wait","milliseconds":500}, {"type":"scroll","direction":"down"}, {"type":"write","selector":"input","text":"..."}, {"type":"press","key":"Enter"}.',
     ),
+  max_age: z
+    .number()
+    .int()
+    .optional()
+    .describe(
+      'Milliseconds: a page this key rendered with the same options within this time is returned from the cache, without rendering it again (default 0: always render).',
+    ),
   session_id: z
     .string()
     .optional()
