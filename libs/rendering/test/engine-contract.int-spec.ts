@@ -103,6 +103,8 @@ describe.each(ENGINES)('engine contract: %s', (engine) => {
       canonical_url: `${o}/static/article/feature`,
       site_name: null,
       engine,
+      cache_state: 'miss',
+      cached_at: null,
     });
     const md = page.markdown!;
     expect(md.startsWith('# Field Notes on Urban Beekeeping\n\n')).toBe(true);

@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import Redis from 'ioredis';
 import { SharedEnv } from '@app/config';
 import { type Environment, REDIS, RedisKeys } from '@app/persistence';
@@ -42,6 +42,8 @@ redis.call('PEXPIRE', KEYS[2], ARGV[3])
  */
 @Injectable()
 export class ResultCache {
+  private readonly logger = new Logger(ResultCache.name);
+
   constructor(
     @Inject(REDIS) private readonly redis: Redis,
     private readonly keys: RedisKeys,
@@ -74,7 +76,10 @@ export class ResultCache {
     };
   }
 
-  /** Keeps a rendered page for later requests; a failed page, or one over the entry cap, is not kept. */
+  /**
+   * Keeps a rendered page for later requests; a failed page, or one over the entry cap, is not kept.
+   * Never throws: the page is rendered and its result must still be stored, whatever Redis does.
+   */
   async put(owner: CacheOwner, url: string, options: ScrapeOptions, result: PageResult): Promise<void> {
     const ttl = this.env.RESULT_CACHE_TTL_MS;
     if (result.error || ttl === 0 || !cacheable(options)) return;
@@ -84,18 +89,22 @@ export class ResultCache {
     const member = cacheDigest(url, options);
     const prefix = this.entryPrefix(owner);
     const index = this.keys.key('rcache', 'index', owner.accountId, owner.environment);
-    await this.redis.eval(
-      PUT,
-      2,
-      prefix + member,
-      index,
-      member,
-      json,
-      ttl,
-      at,
-      this.env.RESULT_CACHE_MAX_ENTRIES,
-      prefix,
-    );
+    try {
+      await this.redis.eval(
+        PUT,
+        2,
+        prefix + member,
+        index,
+        member,
+        json,
+        ttl,
+        at,
+        this.env.RESULT_CACHE_MAX_ENTRIES,
+        prefix,
+      );
+    } catch (err) {
+      this.logger.warn({ err }, 'result cache: page not kept');
+    }
   }
 
   private entryPrefix({ accountId, environment }: CacheOwner): string {
