@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { cpus as hostCpus, freemem, totalmem } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { processTree } from '../engines/browser-process';
+import { processTable, processTree, type ProcessEntry } from '../engines/browser-process';
 import type { Cgroup } from './cgroup';
 
 /** The load figures of one sample; the slots' figures complete a LoadSnapshot. */
@@ -17,16 +17,14 @@ export interface LoadFigures {
 const TICKS = 100;
 
 /**
- * CPU seconds a process used (user and system, all its threads) and CPU seconds its main thread (a
- * renderer's JavaScript, the worker's event loop) spent runnable but waiting for a CPU. 0 once it
- * is gone.
+ * CPU seconds a process used (user and system, all its threads, from its /proc entry) and CPU
+ * seconds its main thread (a renderer's JavaScript, the worker's event loop) spent runnable but
+ * waiting for a CPU. 0 once it is gone.
  */
-function processCpu(pid: number): { used: number; waited: number } {
+function processCpu(pid: number, entry: ProcessEntry): { used: number; waited: number } {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     const [, waitedNs] = readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ');
-    return { used: (Number(fields[11]) + Number(fields[12])) / TICKS, waited: Number(waitedNs) / 1e9 };
+    return { used: entry.cpuTicks / TICKS, waited: Number(waitedNs) / 1e9 };
   } catch {
     return { used: 0, waited: 0 };
   }
@@ -105,7 +103,9 @@ export class LoadSampler {
 
   /** CPU seconds the worker's process tree used, and waited for a CPU, since the last call. */
   private treeCpu(): { used: number; waited: number } {
-    const now = new Map(processTree(process.pid).map((pid) => [pid, processCpu(pid)]));
+    // Read now, not shared: the figures are CPU time up to this sample.
+    const table = processTable();
+    const now = new Map(processTree(process.pid, table).map((pid) => [pid, processCpu(pid, table.get(pid)!)]));
     const added = { used: 0, waited: 0 };
     for (const [pid, figures] of now) {
       const before = this.last.get(pid);
