@@ -1,6 +1,7 @@
 // `npm run bench:render-profile`: where CPU a page goes, by process kind (the API, the worker's
 // Node, Chromium's browser, renderer, GPU and network processes, redis-server, MariaDB), for the
-// service rendering one async batch, or (--bare) for bench:render's bare loop. Figures in
+// service rendering one async batch (with its Redis commands and MariaDB statements a page), or
+// (--bare) for bench:render's bare loop. Figures in
 // docs/benchmarks.md, "Render profile".
 // Options: --pages N (300), --k N (4: RENDER_CONCURRENCY, or the bare loop's contexts),
 //          --static (server-rendered articles with render: auto instead of client-rendered ones
@@ -162,6 +163,7 @@ async function profileService(profile: ServiceProfile) {
     for (let b = 0; b < batches; b++) {
       await new Promise((r) => setTimeout(r, idleSeconds * 1000));
       stack.site!.resetHits();
+      const trips = await roundTrips(stack);
       const profile = startProfile({
         api: stack.api.pid!,
         'worker (Node)': stack.worker!.pid!,
@@ -181,6 +183,7 @@ async function profileService(profile: ServiceProfile) {
           requestsPerPage(stack.site!, pages),
       );
       console.log(report);
+      console.log(await trips.report(pages));
       const tree = sample(stack.worker!.pid!);
       console.log(
         `  after it: worker RSS ${processRssMiB(stack.worker!.pid!).toFixed(0)} MiB, worker tree ` +
@@ -196,6 +199,42 @@ async function profileService(profile: ServiceProfile) {
 function finishing(done: number[]): string {
   const at = (q: number) => done[Math.min(done.length - 1, Math.floor(q * done.length))].toFixed(2);
   return `pages done: first ${at(0)}, 10% ${at(0.1)}, 50% ${at(0.5)}, 90% ${at(0.9)}, last ${at(1)}`;
+}
+
+/**
+ * Redis commands (those a Lua script or a MULTI runs included) and MariaDB statements a page, of
+ * the worker, the API and the bench's own polling together.
+ */
+async function roundTrips(stack: ServiceStack) {
+  const redis = stack.redisClient!;
+  const sql = async () =>
+    new Map(
+      (
+        await stack.db.query<{ Variable_name: string; Value: string }[]>(`SHOW GLOBAL STATUS LIKE 'Com\\_%'`)
+      ).map((row) => [row.Variable_name.slice(4), Number(row.Value)]),
+    );
+  await redis.config('RESETSTAT');
+  const before = await sql();
+  return {
+    async report(pages: number): Promise<string> {
+      const commands = [...(await redis.info('commandstats')).matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)].map(
+        ([, name, calls]) => [name, Number(calls)] as const,
+      );
+      const after = await sql();
+      const statements = [...after].map(([name, count]) => [name, count - (before.get(name) ?? 0)] as const);
+      const line = (label: string, counts: (readonly [string, number])[]) => {
+        const total = counts.reduce((sum, [, n]) => sum + n, 0);
+        const top = counts
+          .filter(([, n]) => n > 0)
+          .sort((a, b) => b[1] - a[1])
+          .slice(0, 20)
+          .map(([name, n]) => `${name} ${(n / pages).toFixed(1)}`);
+        return `  ${label} a page: ${(total / pages).toFixed(1)} (${top.join(', ')})`;
+      };
+      // The statements are the whole server's: any other client's count too.
+      return [line('redis commands', commands), line('MariaDB statements', statements)].join('\n');
+    },
+  };
 }
 
 /** When the batch's pages finished, from its acceptance. */
