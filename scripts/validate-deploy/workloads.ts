@@ -1,4 +1,4 @@
-// The pods' checks of \`npm run validate:deploy\` (scripts/validate-deploy.ts): each container's
+// The pods' checks of `npm run validate:deploy` (scripts/validate-deploy.ts): each container's
 // environment against its process's config schema, probes, the worker's sandbox and grace period,
 // KEDA scaling and the workers' egress policy.
 import { getMetadataStorage } from 'class-validator';
