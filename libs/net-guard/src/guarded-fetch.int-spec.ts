@@ -8,21 +8,13 @@ import { createAddressPolicy } from './address-policy';
 import { BlockedAddressError, DnsError, FetchFailedError } from './errors';
 import { guardedFetch, type GuardedFetchOptions } from './guarded-fetch';
 import { guardedLookup, type HostResolver } from './resolve-host';
+import { listen, tableResolver } from '../test/loopback-kit';
 import { loopbackCertificate } from '../../../test/fixtures/loopback-cert';
 
 // Loopback only: 127.0.0.1/32 is open, other loopback spellings stand in for refused addresses.
 const policy = createAddressPolicy({ mode: 'allowlist', allowCidrs: ['127.0.0.1/32'] });
 const table: Record<string, string[]> = { 'app.test': ['127.0.0.1'], 'evil.test': ['127.0.0.2'] };
-const resolver: HostResolver = async (host) => {
-  if (table[host]) return table[host];
-  throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
-};
-
-async function listen(server: net.Server, host: string, port = 0): Promise<number> {
-  server.listen(port, host);
-  await once(server, 'listening');
-  return (server.address() as net.AddressInfo).port;
-}
+const resolver: HostResolver = tableResolver(table);
 
 async function failure(promise: Promise<unknown>): Promise<Error> {
   const err = await promise.then(
