@@ -77,3 +77,17 @@ export async function insertEndedJob(db: DataSource, spec: EndedJob): Promise<st
   });
   return id;
 }
+
+/** `days` days of usage up to today, each with a different count of pages, some failed. */
+export async function insertUsageDays(db: DataSource, accountId: string, days: number): Promise<void> {
+  const today = Date.parse(new Date().toISOString().slice(0, 10));
+  for (let i = 0; i < days; i++) {
+    const day = new Date(today - i * 86_400_000).toISOString().slice(0, 10);
+    const pages = 40 + ((i * 37) % 60);
+    const failed = i % 4;
+    await db.query(
+      'INSERT INTO usage_daily (account_id, environment, day, pages, succeeded, failed, render_ms_total) VALUES (?,?,?,?,?,?,?)',
+      [accountId, 'production', day, pages, pages - failed, failed, pages * 420],
+    );
+  }
+}

@@ -1,23 +1,23 @@
 import { readdirSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { Browser, Page, chromium } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 // Web-first assertions (they wait for the page); jest's expect stays for plain values.
 import { expect as expectPage } from 'playwright/test';
 import { DataSource } from 'typeorm';
 import { WebhookDeliveries } from '@app/webhooks';
 import { DASHBOARD_ROOT } from '../src/dashboard/dashboard';
-import { CHROMIUM_FLAGS } from '../../../test/fixtures/chromium';
 import { HttpsReceiver, makeTestCertificate, startHttpsReceiver } from '../../../test/fixtures/https';
 import { ApiHarness, TestAccount, createAccount, startApi } from '../../../test/support/api-harness';
 import { WorkerHarness, startWorker } from '../../../test/support/worker-harness';
-import { insertEndedJob, pageResult } from '../../../test/support/ended-jobs';
+import { insertEndedJob, insertUsageDays, pageResult } from '../../../test/support/ended-jobs';
 import {
-  DASHBOARD_BROWSER,
+  DASHBOARD_SCREENS,
+  openDashboard,
   heading as headingOf,
   nav as navTo,
   screenshotsFolder,
   signIn as signInAt,
+  signOut as signOutOf,
 } from '../../../test/support/dashboard-browser';
 
 /** Screenshots: see screenshotsFolder(). */
@@ -29,27 +29,6 @@ const SCRIPTS = readdirSync(DASHBOARD_ROOT, { recursive: true, encoding: 'utf8' 
   .filter((f) => f.endsWith('.js'))
   .map((f) => `/dashboard/${f.split(path.sep).join('/')}`)
   .sort();
-/** A screen's nav label and the heading it shows, in the nav's order. */
-const SCREENS = {
-  customer: [
-    ['Usage', 'Usage'],
-    ['Playground', 'Playground'],
-    ['API keys', 'API keys'],
-    ['Settings › Webhooks', 'Settings › Webhooks'],
-    ['Deliveries', 'Webhook deliveries'],
-    ['Dead letters', 'Dead letters'],
-    ['Jobs', 'Jobs'],
-  ],
-  admin: [
-    ['Accounts', 'Accounts'],
-    ['Jobs', 'Jobs'],
-    ['Deliveries', 'Webhook deliveries'],
-    ['Dead letters', 'Dead letters'],
-    ['Plans', 'Plans'],
-    ['Audit log', 'Audit log'],
-  ],
-};
-
 /**
  * The dashboard in a real browser, end to end: the API serves the pages, the real worker delivers
  * webhooks to a local HTTPS receiver that fails until it is "fixed". Screenshots of the main pages
@@ -69,7 +48,7 @@ describe('dashboard (Chromium)', () => {
   let adminKey: string;
   let deadJob: string;
   let deadDelivery: string;
-  const consoleErrors: string[] = [];
+  let consoleErrors: string[];
   /** The dashboard's own files the browser fetched, and those it could not. */
   const fetched = new Set<string>();
   const unfetched: string[] = [];
@@ -79,10 +58,7 @@ describe('dashboard (Chromium)', () => {
   const nav = (name: string) => navTo(page, name);
   const signIn = (key: string) => signInAt(page, base, key);
 
-  async function signOut() {
-    await page.getByRole('button', { name: 'Sign out' }).click();
-    await page.getByLabel('API key or admin key').waitFor();
-  }
+  const signOut = () => signOutOf(page);
 
   async function deliveryStatus(id: string): Promise<string> {
     const res = await api
@@ -94,8 +70,6 @@ describe('dashboard (Chromium)', () => {
 
   beforeAll(async () => {
     api = await startApi();
-    await api.app.listen(0, '127.0.0.1');
-    base = `http://127.0.0.1:${(api.app.getHttpServer().address() as AddressInfo).port}`;
     worker = await startWorker({
       WORKER_QUEUES: 'webhooks',
       WEBHOOK_RETRY_SCHEDULE: SCHEDULE,
@@ -113,16 +87,7 @@ describe('dashboard (Chromium)', () => {
     ).body.key.key;
 
     // Thirty days of finished pages, so the usage page has something to draw.
-    const today = Date.parse(new Date().toISOString().slice(0, 10));
-    for (let i = 0; i < 30; i++) {
-      const day = new Date(today - i * 86_400_000).toISOString().slice(0, 10);
-      const pages = 40 + ((i * 37) % 60);
-      const failed = i % 4;
-      await db.query(
-        'INSERT INTO usage_daily (account_id, environment, day, pages, succeeded, failed, render_ms_total) VALUES (?,?,?,?,?,?,?)',
-        [account.id, 'production', day, pages, pages - failed, failed, pages * 420],
-      );
-    }
+    await insertUsageDays(db, account.id, 30);
     for (let i = 0; i < 3; i++)
       await insertEndedJob(db, {
         accountId: account.id,
@@ -140,11 +105,7 @@ describe('dashboard (Chromium)', () => {
       await new Promise((r) => setTimeout(r, 50));
     }
 
-    browser = await chromium.launch({ executablePath: DASHBOARD_BROWSER, args: [...CHROMIUM_FLAGS] });
-    const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
-    page = await context.newPage();
-    page.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
-    page.on('pageerror', (e) => consoleErrors.push(e.message));
+    ({ base, browser, page, consoleErrors } = await openDashboard(api));
     page.on('dialog', (d) => void d.accept());
     page.on('response', (r) => {
       const { pathname } = new URL(r.url());
@@ -398,8 +359,8 @@ describe('dashboard (Chromium)', () => {
 
   it('renders every screen of both views with its heading, not an error', async () => {
     for (const [key, screens] of [
-      [adminKey, SCREENS.admin],
-      [account.liveKey, SCREENS.customer],
+      [adminKey, DASHBOARD_SCREENS.admin],
+      [account.liveKey, DASHBOARD_SCREENS.customer],
     ] as const) {
       await signOut();
       await signIn(key);

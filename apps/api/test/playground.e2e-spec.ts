@@ -1,14 +1,13 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { Browser, Page, Request, chromium } from 'playwright-core';
+import type { Browser, Page, Request } from 'playwright-core';
 // Web-first assertions (they wait for the page); jest's expect stays for plain values.
 import { expect as expectPage } from 'playwright/test';
-import { CHROMIUM_FLAGS } from '../../../test/fixtures/chromium';
 import { FixtureSite, startFixtureSite } from '../../../test/fixtures/site/fixture-site';
 import { ApiHarness, TestAccount, createAccount, startApi } from '../../../test/support/api-harness';
 import {
-  DASHBOARD_BROWSER,
+  openDashboard,
   heading,
   nav,
   screenshotsFolder,
@@ -51,7 +50,7 @@ describe('dashboard playground (Chromium)', () => {
   let base: string;
   let account: TestAccount;
   const sent: Sent[] = [];
-  const consoleErrors: string[] = [];
+  let consoleErrors: string[];
   const images = screenshotsFolder();
 
   const view = () => page.getByTestId('playground-result');
@@ -78,15 +77,9 @@ describe('dashboard playground (Chromium)', () => {
     await new Promise<void>((resolve) => hostile.listen(0, '127.0.0.1', resolve));
     hostileUrl = `http://127.0.0.1:${(hostile.address() as AddressInfo).port}/markup`;
     api = await startApi();
-    await api.app.listen(0, '127.0.0.1');
-    base = `http://127.0.0.1:${(api.app.getHttpServer().address() as AddressInfo).port}`;
     worker = await startWorker();
     account = await createAccount(api);
-
-    browser = await chromium.launch({ executablePath: DASHBOARD_BROWSER, args: [...CHROMIUM_FLAGS] });
-    const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
-    page = await context.newPage();
+    ({ base, browser, page, consoleErrors } = await openDashboard(api, { clipboard: true }));
     // Any CSP violation is a failure: collected in the page, read at the end.
     await page.addInitScript(() => {
       const seen: string[] = [];
@@ -95,8 +88,6 @@ describe('dashboard playground (Chromium)', () => {
         seen.push(`${e.violatedDirective} ${e.blockedURI}`),
       );
     });
-    page.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
-    page.on('pageerror', (e) => consoleErrors.push(e.message));
     page.on('request', (r: Request) => {
       if (!r.url().endsWith('/v1/scrape')) return;
       sent.push({ authorization: r.headers()['authorization'], body: r.postDataJSON() });
