@@ -19,8 +19,9 @@ const MAX_LABEL_CHARS = 80;
  * content.
  */
 const ELSEWHERE_WORDS = [
-  'related( (posts?|articles?|stories|content|reading|links|topics))?\\b',
-  'similar (posts|articles|stories)',
+  'related( (posts?|articles?|stories|content|reading|links|topics|threads|questions|discussions))?\\b',
+  'similar (posts|articles|stories|threads|questions|topics|discussions)',
+  'explore related (questions|threads|topics|discussions)',
   'recommended( for you| reading| articles| stories)?$',
   'read (more|next|also)\\b',
   'more (stories|articles|posts|news) ',
