@@ -75,4 +75,15 @@ describe('threads', () => {
     expect(text).toContain('post3 sentence');
     expect(text).not.toContain('other thread');
   });
+
+  it("drops each post's number, votes and buttons, lines of their own", () => {
+    const controls = (i: number) =>
+      `<div class="post-controls"><a href="/p/${i}">#${i + 1}</a></div><div class="votes">1${i}</div>
+       <div class="actions"><a href="/r">Reply with quote</a> </div><div class="expand">Click to expand...</div>`;
+    const posts = [0, 1, 2].map((i) => post(i, `<p>${sentence(`post${i}`, i)}</p>`, controls(i)));
+    const text = extract(`<div class="thread">${posts.join('')}</div>`);
+    for (let i = 0; i < 3; i++) expect(text).toContain(`post${i} sentence`);
+    for (const control of ['#2', 'Reply with quote', 'Click to expand', '11'])
+      expect(text).not.toContain(control);
+  });
 });

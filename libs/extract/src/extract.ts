@@ -11,6 +11,7 @@ import {
   CREDIT_LINE,
   ELSEWHERE_LABEL,
   ELSEWHERE_LEAD,
+  POST_CONTROL_LINE,
   removeLabelledTails,
   removeLeadLines,
   removeLines,
@@ -77,8 +78,10 @@ export function extractMainContent(
       const product = productFromJsonLd(jsonLd, content.ownerDocument);
       if (product) content.append(product);
     }
-  } else if (found === 'discussion') removeAuthorFacts(content, measure(content).of);
-  else removeDuplicateBlocks(content, REPEATABLE);
+  } else if (found === 'discussion') {
+    removeAuthorFacts(content, measure(content).of);
+    removeLines(content, POST_CONTROL_LINE);
+  } else removeDuplicateBlocks(content, REPEATABLE);
   return content;
 }
 
