@@ -24,6 +24,12 @@ const MIN_CHROME_LINK_DENSITY = 0.4;
  */
 const MAX_QUIET_COMMENTS_SHARE = 0.4;
 
+/**
+ * Below this many characters outside its comments, a page that says it is an article has nothing
+ * of its own to read (a link aggregator's story: a title and a link): the comments are its content.
+ */
+const MIN_OWN_CHARS = 500;
+
 function removable(signal: Signal, stats: TextStats | undefined, total: number, kind: PageKind): boolean {
   // A menu can outweigh the page (a mega menu of every category).
   if (signal === 'overlay' || signal === 'navigation' || signal === 'hidden') return true;
@@ -32,6 +38,7 @@ function removable(signal: Signal, stats: TextStats | undefined, total: number, 
   const density = stats && stats.chars ? stats.linkChars / stats.chars : 0;
   if (signal === 'navigation-name')
     return share < MAX_CHROME_NAME_SHARE && density >= MIN_CHROME_LINK_DENSITY;
+  if (signal === 'post-chrome') return share < MAX_CHROME_NAME_SHARE;
   if (signal === 'byline-name') return kind === 'article' && share < MAX_QUIET_CHROME_SHARE;
   if (signal !== 'chrome-name') return false; // comments are weighed by removeChrome
   return (
@@ -60,9 +67,9 @@ function isSectionTitle(element: Element, stats: Map<Element, TextStats>): boole
  * Removes navigation, headers, footers, sidebars, banners, dialogs and controls, read from tags,
  * roles and class names; top down: what is removed is not looked into. Readers' comments go on an
  * article, and on other pages when they are a small part of the page; never on a discussion, whose
- * posts they are.
+ * posts they are. Returns whether readers' comments were kept as the page's content.
  */
-export function removeChrome(root: Element, stats: Map<Element, TextStats>, kind: PageKind): void {
+export function removeChrome(root: Element, stats: Map<Element, TextStats>, kind: PageKind): boolean {
   const total = Math.max(1, stats.get(root)?.chars ?? 0);
   // The page's own <main> and what holds it stay, whatever their names say.
   const kept = new Set<Element>();
@@ -93,11 +100,15 @@ export function removeChrome(root: Element, stats: Map<Element, TextStats>, kind
   const children: Element[] = [];
   for (let child = root.firstElementChild; child; child = child.nextElementSibling) children.push(child);
   walk(children, kind !== 'discussion');
-  if (kind === 'article' || commentChars < MAX_QUIET_COMMENTS_SHARE * total)
-    for (const element of comments) element.remove();
+  const quiet =
+    kind === 'article'
+      ? total - commentChars >= MIN_OWN_CHARS
+      : commentChars < MAX_QUIET_COMMENTS_SHARE * total;
+  if (quiet) for (const element of comments) element.remove();
   else
     walk(
       comments.flatMap((comment) => [...comment.children]),
       false,
     );
+  return comments.length > 0 && !quiet;
 }

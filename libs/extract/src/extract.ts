@@ -1,4 +1,5 @@
 import { removeChrome } from './boilerplate';
+import { removeAuthorFacts, threadRoot } from './discussion';
 import { removeDuplicateBlocks } from './duplicates';
 import { removeFacetPanels } from './facets';
 import type { JsonLdNode } from './json-ld';
@@ -10,6 +11,7 @@ import {
   CREDIT_LINE,
   ELSEWHERE_LABEL,
   ELSEWHERE_LEAD,
+  POST_CONTROL_LINE,
   removeLabelledTails,
   removeLeadLines,
   removeLines,
@@ -59,15 +61,16 @@ export function extractMainContent(
   kind: PageKind = 'other',
   jsonLd: JsonLdNode[] = [],
 ): Element {
-  const content = pickContent(document, kind);
-  if (kind !== 'discussion') {
-    removeLabelledTails(content, ELSEWHERE_LABEL);
+  const { content, kind: found } = pickContent(document, kind);
+  // A thread's related threads close it too; its posts' replies are its content.
+  removeLabelledTails(content, ELSEWHERE_LABEL);
+  if (found !== 'discussion') {
     // On other pages a comments label can open a thread's replies: the comments weighing decides.
-    if (kind === 'article') removeLabelledTails(content, COMMENTS_LABEL);
+    if (found === 'article') removeLabelledTails(content, COMMENTS_LABEL);
     removeLines(content, CREDIT_LINE);
     removeLeadLines(content, ELSEWHERE_LEAD);
   }
-  if (kind === 'product') {
+  if (found === 'product') {
     removeOtherProducts(content);
     removeDuplicateBlocks(content);
     // Drawn by scripts: what the page's JSON-LD says of the product is what a reader would see.
@@ -75,31 +78,37 @@ export function extractMainContent(
       const product = productFromJsonLd(jsonLd, content.ownerDocument);
       if (product) content.append(product);
     }
-  } else if (kind !== 'discussion') removeDuplicateBlocks(content, REPEATABLE);
+  } else if (found === 'discussion') {
+    removeAuthorFacts(content, measure(content).of);
+    removeLines(content, POST_CONTROL_LINE);
+  } else removeDuplicateBlocks(content, REPEATABLE);
   return content;
 }
 
-function pickContent(document: Document, kind: PageKind): Element {
+/** The content's element, and what the page turned out to be. */
+function pickContent(document: Document, said: PageKind): { content: Element; kind: PageKind } {
   const body = document.body ?? document.documentElement;
   const page = measure(body);
-  removeChrome(body, page.of, kind);
+  // A story whose readers' comments are all its text (a link aggregator's) is a thread.
+  const kind = removeChrome(body, page.of, said) && said === 'article' ? 'discussion' : said;
   removeFacetPanels(body, page.of);
   const cleaned = measure(body);
-  const root = coverageRoot(body, cleaned.of);
+  const picked = coverageRoot(body, cleaned.of);
+  const root = kind === 'discussion' ? threadRoot(picked, body) : picked;
   const prune = planPrune(root, cleaned.of, kind !== 'product');
   const pruned = () => {
     if (prune.blockShare <= MAX_PRUNED_SHARE) for (const block of prune.blocks) block.remove();
     return root;
   };
   // A discussion's posts by many authors are its content, which Readability drops as comments.
-  if (kind === 'discussion') return pruned();
+  if (kind === 'discussion') return { content: pruned(), kind };
   // Mostly repeated items (cards, posts, results): Readability would keep one or drop them all.
-  if (kind !== 'article' && prune.itemShare >= ITEM_SHARE) return pruned();
+  if (kind !== 'article' && prune.itemShare >= ITEM_SHARE) return { content: pruned(), kind };
   // On what the chrome's removal left: Readability then weighs the page's content only.
   const article = readabilityCanAfford(page) ? readabilityArticle(document) : undefined;
   pruned();
   const rootChars = measure(root).of.get(root)!.chars;
   const articleChars = article ? measure(article).of.get(article)!.chars : 0;
-  if (articleChars >= MIN_ARTICLE_CHARS && articleChars >= ARTICLE_SHARE[kind] * rootChars) return article!;
-  return root;
+  const readable = articleChars >= MIN_ARTICLE_CHARS && articleChars >= ARTICLE_SHARE[kind] * rootChars;
+  return { content: readable ? article! : root, kind };
 }

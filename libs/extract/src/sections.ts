@@ -19,8 +19,9 @@ const MAX_LABEL_CHARS = 80;
  * content.
  */
 const ELSEWHERE_WORDS = [
-  'related( (posts?|articles?|stories|content|reading|links|topics))?\\b',
-  'similar (posts|articles|stories)',
+  'related( (posts?|articles?|stories|content|reading|links|topics|threads|questions|discussions))?\\b',
+  'similar (posts|articles|stories|threads|questions|topics|discussions)',
+  'explore related (questions|threads|topics|discussions)',
   'recommended( for you| reading| articles| stories)?$',
   'read (more|next|also)\\b',
   'more (stories|articles|posts|news) ',
@@ -213,6 +214,14 @@ export function removeLabelledTails(content: Element, label: RegExp): void {
  */
 export const CREDIT_LINE =
   /^(©|\(?(foto|fotos|bild|bilder|bildquelle|bildnachweis|bildrechte|photo|photos|image|images|imagen|imágenes|picture|quelle|source|fuente|źródło|zdjęcie|crédito|crédit|credit|credits)( ?(credit|credits|by|via|courtesy))? ?[:©/])/i;
+
+/**
+ * A thread's controls and counters, each a line of its own under each post: a post's number
+ * ("#12", its permalink), its votes or likes ("13", "4 likes"), its buttons ("Reply with quote",
+ * "Click to expand...", "Ask question").
+ */
+export const POST_CONTROL_LINE =
+  /^(#\d+|[+-]?\d[\d,.]*k?|\d+ (likes?|votes?|points?|replies|answers?)|(click|tap) to (expand|shrink|collapse|show more|see more)\W*|(reply( with quote)?|quote|report|like|permalink|ask question|add a comment|share|follow|flag))$/i;
 
 /** Removes, under `content`, each block whose whole text is a line `line` matches. */
 export function removeLines(content: Element, line: RegExp): void {

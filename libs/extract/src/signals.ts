@@ -48,6 +48,12 @@ const CHROME_WORDS = new Set(
   ).split(' '),
 );
 
+/**
+ * Chrome words of a post's own parts (its author's signature and profile): under each post of a
+ * thread, as much text as a short post, so their share of the page says little.
+ */
+const POST_CHROME_WORDS = new Set(['signature', 'postprofile']);
+
 /** Words that say the element holds content: they win over CHROME_WORDS in the same name. */
 const CONTENT_WORDS = new Set(
   (
@@ -138,6 +144,7 @@ export type Signal =
   | 'chrome-tag'
   | 'navigation-name'
   | 'chrome-name'
+  | 'post-chrome'
   | 'byline-name'
   | 'content'
   | 'none';
@@ -159,6 +166,7 @@ export function signalOf(element: Element): Signal {
   if (heads.some((word) => OVERLAY_WORDS.has(word))) return 'overlay';
   if (all.some((word) => COMMENT_WORDS.has(word))) return 'comments';
   const chrome = all.find((word) => CHROME_WORDS.has(word));
+  if (chrome && all.some((word) => POST_CHROME_WORDS.has(word))) return 'post-chrome';
   if (chrome) return NAVIGATION_WORDS.has(chrome) ? 'navigation-name' : 'chrome-name';
   if (all.some((word) => BYLINE_WORDS.has(word)) || tails.some((word) => TAIL_BYLINE_WORDS.has(word)))
     return 'byline-name';

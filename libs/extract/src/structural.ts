@@ -50,7 +50,7 @@ const MAX_CLASS_CHARS = 300;
 const PER_ITEM_TOKEN = /\d|^(first|last|odd|even|active|current|selected)$/;
 
 /** An element's tag and class, without the tokens that differ from one item to the next. */
-function signature(element: Element): string {
+export function signature(element: Element): string {
   const tokens = (element.getAttribute('class') ?? '').slice(0, MAX_CLASS_CHARS).split(/\s+/);
   return `${element.tagName}.${tokens.filter((token) => !PER_ITEM_TOKEN.test(token)).join(' ')}`;
 }

@@ -261,7 +261,8 @@ export function removeNonContent(document: Document): void {
   resolveNoscript(document);
   const panels = disclosurePanels(document);
   // Not aria-hidden: modal dialogs set it on the whole page behind them.
-  for (const element of document.querySelectorAll('[hidden], [style]')) {
+  // A popover is hidden until its control opens it (an app's install instructions, a menu).
+  for (const element of document.querySelectorAll('[hidden], [style], [popover]')) {
     if (panels.has(element)) {
       // Shown, as to the reader who clicked: the main-content pick skips what is hidden.
       element.removeAttribute('hidden');
@@ -271,6 +272,7 @@ export function removeNonContent(document: Document): void {
     const style = (element.getAttribute('style') ?? '').replace(/\s+/g, '').toLowerCase();
     if (
       element.hasAttribute('hidden') ||
+      element.hasAttribute('popover') ||
       style.includes('display:none') ||
       style.includes('visibility:hidden')
     )

@@ -29,6 +29,7 @@ const PAGE = `<!doctype html>
       <table><tr><th>K</th><th>V</th></tr><tr><td>a</td><td>1</td></tr></table>
       <div hidden>hiddenText</div>
       <div style="display: none">invisibleText</div>
+      <div popover id="install"><p>popoverText: tap Share, then Add to Home Screen.</p></div>
       <!-- commentText -->
     </article>
   </main>
@@ -105,6 +106,7 @@ describe('buildContent', () => {
         'leakStyle',
         'hiddenText',
         'invisibleText',
+        'popoverText',
         'commentText',
         'asideText',
         'footerText',
