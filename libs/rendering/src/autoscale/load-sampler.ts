@@ -105,7 +105,9 @@ export class LoadSampler {
   private treeCpu(): { used: number; waited: number } {
     // Read now, not shared: the figures are CPU time up to this sample.
     const table = processTable();
-    const now = new Map(processTree(process.pid, table).map((pid) => [pid, processCpu(pid, table.get(pid)!)]));
+    const now = new Map(
+      processTree(process.pid, table).map((pid) => [pid, processCpu(pid, table.get(pid)!)]),
+    );
     const added = { used: 0, waited: 0 };
     for (const [pid, figures] of now) {
       const before = this.last.get(pid);

@@ -19,7 +19,9 @@ describe('the process table from /proc', () => {
       expect(processTree(process.pid, before)).not.toContain(late.pid);
       const fresh = processTable();
       expect(fresh).not.toBe(before);
-      expect(processTree(process.pid, fresh)).toEqual(expect.arrayContaining([process.pid, child.pid, late.pid]));
+      expect(processTree(process.pid, fresh)).toEqual(
+        expect.arrayContaining([process.pid, child.pid, late.pid]),
+      );
     } finally {
       late.kill('SIGKILL');
     }
