@@ -67,6 +67,23 @@ describe('extractMainContent on product pages', () => {
   });
 });
 
+describe('readPageProfile on product pages', () => {
+  const kind = (head: string, body = '') =>
+    readPageProfile(parseHTML(`<html><head>${head}</head><body>${body}</body></html>`).document);
+  const item = (type: string) => `<div itemscope itemtype="https://schema.org/${type}"><span>x</span></div>`;
+
+  it('takes the JSON-LD product over an og:type of article, a CMS default', () => {
+    expect(kind(`<meta property="og:type" content="article">${PRODUCT_LD('A kettle.')}`)).toBe('product');
+  });
+
+  it('takes one microdata product item, not several (a collection lists them)', () => {
+    expect(kind('<meta property="og:type" content="website">', item('Product') + item('Offer'))).toBe(
+      'product',
+    );
+    expect(kind('', item('Product') + item('Product') + item('Product'))).toBe('other');
+  });
+});
+
 describe('extractMainContent on collections', () => {
   it('keeps the product cards and drops a filter panel of labelled checkboxes', () => {
     const options = [
