@@ -2,7 +2,7 @@ import { removeChrome } from './boilerplate';
 import { removeDuplicateBlocks } from './duplicates';
 import { removeFacetPanels } from './facets';
 import type { JsonLdNode } from './json-ld';
-import { removeOtherProducts } from './product';
+import { removeOtherProducts, removeReviews, removeSignups } from './product';
 import { productFromJsonLd, THIN_PRODUCT_CHARS } from './product-json-ld';
 import type { PageKind } from './profile';
 import {
@@ -82,10 +82,13 @@ export function extractMainContent(
 function pickContent(document: Document, kind: PageKind): Element {
   const body = document.body ?? document.documentElement;
   const page = measure(body);
+  if (kind === 'product') removeSignups(body, page.of);
   removeChrome(body, page.of, kind);
   removeFacetPanels(body, page.of);
+  if (kind === 'product') removeReviews(body, page.of);
   const cleaned = measure(body);
-  const root = coverageRoot(body, cleaned.of);
+  // A product's name heads its page, often apart from the description that outweighs it.
+  const root = coverageRoot(body, cleaned.of, kind === 'product' ? body.querySelector('h1') : undefined);
   const prune = planPrune(root, cleaned.of, kind !== 'product');
   const pruned = () => {
     if (prune.blockShare <= MAX_PRUNED_SHARE) for (const block of prune.blocks) block.remove();
