@@ -3,7 +3,7 @@ import { removeAuthorFacts, threadRoot } from './discussion';
 import { removeDuplicateBlocks } from './duplicates';
 import { removeFacetPanels } from './facets';
 import type { JsonLdNode } from './json-ld';
-import { removeOtherProducts } from './product';
+import { removeOtherProducts, removeReviews, removeSignups } from './product';
 import { productFromJsonLd, THIN_PRODUCT_CHARS } from './product-json-ld';
 import type { PageKind } from './profile';
 import {
@@ -89,11 +89,14 @@ export function extractMainContent(
 function pickContent(document: Document, said: PageKind): { content: Element; kind: PageKind } {
   const body = document.body ?? document.documentElement;
   const page = measure(body);
+  if (said === 'product') removeSignups(body, page.of);
   // A story whose readers' comments are all its text (a link aggregator's) is a thread.
   const kind = removeChrome(body, page.of, said) && said === 'article' ? 'discussion' : said;
   removeFacetPanels(body, page.of);
+  if (kind === 'product') removeReviews(body, page.of);
   const cleaned = measure(body);
-  const picked = coverageRoot(body, cleaned.of);
+  // A product's name heads its page, often apart from the description that outweighs it.
+  const picked = coverageRoot(body, cleaned.of, kind === 'product' ? body.querySelector('h1') : undefined);
   const root = kind === 'discussion' ? threadRoot(picked, body) : picked;
   const prune = planPrune(root, cleaned.of, kind !== 'product');
   const pruned = () => {

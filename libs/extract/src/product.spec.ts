@@ -47,6 +47,34 @@ describe('extractMainContent on product pages', () => {
     for (const noise of ['otherProduct', 'reviewText', 'alsoLike']) expect(text).not.toContain(noise);
   });
 
+  it('drops a long list of reviews that outweighs the description, and keeps the title beside it', () => {
+    const reviews = Array.from(
+      { length: 12 },
+      (_, i) => `<div class="review-item"><p>${sentence(`buyerReview${i}`, i)}</p></div>`,
+    ).join('');
+    const text = extract(
+      PRODUCT_LD('A kettle.'),
+      `<div class="page"><div class="summary"><h1>Steel kettle</h1><span>$49.00</span></div>
+        <div class="details">${paragraphs('kettleDescription', 3)}
+        <div class="product-reviews"><h2>What buyers say</h2>${reviews}</div></div></div>`,
+    );
+    for (const part of ['Steel kettle', '$49.00', 'kettleDescription sentence 2'])
+      expect(text).toContain(part);
+    expect(text).not.toContain('buyerReview');
+  });
+
+  it('keeps a short testimonial, and drops a sign-up around an email field', () => {
+    const text = extract(
+      PRODUCT_LD('A kettle.'),
+      `<main><h1>Steel kettle</h1>${paragraphs('kettleDescription', 4)}
+        <div class="review">"testimonialText: boils fast."</div>
+        <div class="x"><h3>signupTitle: deals in your inbox</h3><p>signupPitch of the week.</p>
+          <form><input type="email" name="e"><button>Sign up</button></form></div></main>`,
+    );
+    expect(text).toContain('testimonialText');
+    for (const noise of ['signupTitle', 'signupPitch']) expect(text).not.toContain(noise);
+  });
+
   it('reads the product from JSON-LD when the visible page is a script shell', () => {
     const text = extract(
       PRODUCT_LD('<strong>Boils fast.</strong>\nA brushed steel body that keeps its shine.'),
@@ -64,6 +92,23 @@ describe('extractMainContent on product pages', () => {
     );
     expect(text).toContain('visibleText sentence 3');
     expect(text).not.toContain('jsonLdOnly');
+  });
+});
+
+describe('readPageProfile on product pages', () => {
+  const kind = (head: string, body = '') =>
+    readPageProfile(parseHTML(`<html><head>${head}</head><body>${body}</body></html>`).document);
+  const item = (type: string) => `<div itemscope itemtype="https://schema.org/${type}"><span>x</span></div>`;
+
+  it('takes the JSON-LD product over an og:type of article, a CMS default', () => {
+    expect(kind(`<meta property="og:type" content="article">${PRODUCT_LD('A kettle.')}`)).toBe('product');
+  });
+
+  it('takes one microdata product item, not several (a collection lists them)', () => {
+    expect(kind('<meta property="og:type" content="website">', item('Product') + item('Offer'))).toBe(
+      'product',
+    );
+    expect(kind('', item('Product') + item('Product') + item('Product'))).toBe('other');
   });
 });
 

@@ -1,6 +1,7 @@
 import { removeSectionsHeaded } from './sections';
+import { names } from './signals';
 import { planPrune } from './structural';
-import { measure } from './text-stats';
+import { measure, type TextStats } from './text-stats';
 
 /** Headings that introduce other products or what others said, not the page's own product. */
 const ELSEWHERE_HEADING =
@@ -14,4 +15,64 @@ const ELSEWHERE_HEADING =
 export function removeOtherProducts(content: Element): void {
   for (const block of planPrune(content, measure(content).of, false).blocks) block.remove();
   removeSectionsHeaded(content, ELSEWHERE_HEADING);
+}
+
+/** Class and id words of buyers' reviews: what others said of the product, not what the page says. */
+const REVIEW_WORDS = new Set('review reviews'.split(' '));
+
+/** Reviews are a list: a block of a few lines (a testimonial on a service's page) stays. */
+const MIN_REVIEWS_CHARS = 500;
+
+/** A block holding this share of the page's text is the page (a body classed "product-reviews-on"). */
+const MAX_REVIEWS_SHARE = 0.9;
+
+/**
+ * Removes a product page's reviews, named so in a class or id, before the content is picked: a
+ * product with many reviews has more of their text than of its own, and the pick would take them.
+ * Never the block holding the page's title.
+ */
+export function removeReviews(root: Element, stats: Map<Element, TextStats>): void {
+  const total = Math.max(1, stats.get(root)?.chars ?? 0);
+  const title = root.querySelector('h1');
+  const stack: Element[] = [];
+  for (let child = root.firstElementChild; child; child = child.nextElementSibling) stack.push(child);
+  while (stack.length) {
+    const element = stack.pop()!;
+    const { heads, tails } = names(element);
+    if (
+      [...heads, ...tails].some((word) => REVIEW_WORDS.has(word)) &&
+      (stats.get(element)?.chars ?? 0) >= MIN_REVIEWS_CHARS &&
+      (stats.get(element)?.chars ?? 0) < MAX_REVIEWS_SHARE * total &&
+      !element.contains(title)
+    ) {
+      element.remove();
+      continue;
+    }
+    for (let child = element.firstElementChild; child; child = child.nextElementSibling) stack.push(child);
+  }
+}
+
+/** A sign-up's lines around its email field: a title, a pitch, a consent line. */
+const MAX_SIGNUP_CHARS = 600;
+
+/**
+ * Removes the sign-ups of a product page (a newsletter, a back-in-stock alert): the largest block
+ * around an email field that holds a few lines at most, and not the page's title. Before the
+ * chrome's removal takes the field.
+ */
+export function removeSignups(root: Element, stats: Map<Element, TextStats>): void {
+  const title = root.querySelector('h1');
+  for (const field of root.querySelectorAll('input[type="email" i]')) {
+    let block: Element = field;
+    for (
+      let parent = field.parentElement;
+      parent &&
+      parent !== root &&
+      (stats.get(parent)?.chars ?? Infinity) <= MAX_SIGNUP_CHARS &&
+      !parent.contains(title);
+      parent = parent.parentElement
+    )
+      block = parent;
+    if (block !== field) block.remove();
+  }
 }

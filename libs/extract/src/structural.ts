@@ -24,8 +24,11 @@ const weight = (stats: TextStats | undefined) =>
  */
 const WHOLE = new Set(['TABLE', 'PRE', 'BLOCKQUOTE', 'DL', 'FIGURE']);
 
-/** The deepest element still holding COVERAGE of the page's weight, outside every WHOLE one. */
-export function coverageRoot(body: Element, stats: Map<Element, TextStats>): Element {
+/**
+ * The deepest element still holding COVERAGE of the page's weight, outside every WHOLE one, and
+ * holding `keep` when given (a product's title, beside the description that outweighs it).
+ */
+export function coverageRoot(body: Element, stats: Map<Element, TextStats>, keep?: Element | null): Element {
   const floor = COVERAGE * weight(stats.get(body));
   let root = body;
   for (;;) {
@@ -35,7 +38,7 @@ export function coverageRoot(body: Element, stats: Map<Element, TextStats>): Ele
       const w = weight(stats.get(child));
       if (w > bestWeight) [best, bestWeight] = [child, w];
     }
-    if (!best || bestWeight < floor || WHOLE.has(best.tagName)) return root;
+    if (!best || bestWeight < floor || WHOLE.has(best.tagName) || (keep && !best.contains(keep))) return root;
     root = best;
   }
 }

@@ -3,6 +3,7 @@ import './lazy-event-target';
 import { parseHTML } from 'linkedom';
 import { PageFailure } from '../page-errors';
 import './parser-patches';
+import { placeStreamedSegments } from './streamed-segments';
 
 /**
  * Most start tags a document may hold, counted before it is parsed: a parsed element costs about
@@ -257,6 +258,7 @@ function disclosurePanels(document: Document): Set<Element> {
 
 /** Removes scripts, styles, fallbacks (but those that hold the page's text), embeds, hidden elements and comments. */
 export function removeNonContent(document: Document): void {
+  placeStreamedSegments(document);
   for (const element of document.querySelectorAll(NON_CONTENT)) element.remove();
   resolveNoscript(document);
   const panels = disclosurePanels(document);
