@@ -38,3 +38,16 @@ describe('planPrune on a grid of cards', () => {
     expect(blocks.map((block) => block.className)).toEqual(['grid']);
   });
 });
+
+describe('planPrune on items told apart by a letter', () => {
+  // An index's columns, one a letter ("cats A", "cats B"): a letter names the item, not its kind.
+  it('reads siblings whose classes differ by a one-letter token as repeated items', () => {
+    const letters = 'ABCDEF'.split('');
+    const column = (letter: string) =>
+      `<div class="cats ${letter}">${letter} <a href="/${letter}/1">${letter} first entry</a> <a href="/${letter}/2">${letter} second entry</a></div>`;
+    const { blocks } = plan(
+      `<div id="root"><p>A few words on the index.</p>${letters.map(column).join('')}</div>`,
+    );
+    expect(blocks).toHaveLength(0);
+  });
+});

@@ -47,7 +47,7 @@ const BLOCKS = new Set(['DIV', 'SECTION', 'UL', 'OL', 'LI', 'DL', 'TABLE', 'P', 
 const MAX_CLASS_CHARS = 300;
 
 /** Class tokens that tell one item from its siblings (an id, a position in a row), not its kind. */
-const PER_ITEM_TOKEN = /\d|^(first|last|odd|even|active|current|selected)$/;
+const PER_ITEM_TOKEN = /\d|^.$|^(first|last|odd|even|active|current|selected)$/;
 
 /** An element's tag and class, without the tokens that differ from one item to the next. */
 function signature(element: Element): string {
