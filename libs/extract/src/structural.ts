@@ -50,7 +50,7 @@ const BLOCKS = new Set(['DIV', 'SECTION', 'UL', 'OL', 'LI', 'DL', 'TABLE', 'P', 
 const MAX_CLASS_CHARS = 300;
 
 /** Class tokens that tell one item from its siblings (an id, a position in a row), not its kind. */
-const PER_ITEM_TOKEN = /\d|^(first|last|odd|even|active|current|selected)$/;
+const PER_ITEM_TOKEN = /\d|^.$|^(first|last|odd|even|active|current|selected)$/;
 
 /** An element's tag and class, without the tokens that differ from one item to the next. */
 export function signature(element: Element): string {
@@ -76,6 +76,46 @@ class Repeats {
     }
     return (counts.get(signature(element)) ?? 0) >= MIN_REPEATS;
   }
+}
+
+/** A card's parts (a product's, a story's, a result's), which a menu's entry lacks: a picture or a title. */
+const CARD_PARTS = 'img, picture, h2, h3, h4, h5, h6';
+
+/** Levels below a block searched for its cards: a grid's cards sit in a row or a list in it. */
+const CARD_DEPTH = 3;
+
+/** Share of a link-dense block's text in cards past which the block is a grid, not navigation. */
+const MIN_CARD_SHARE = 0.5;
+
+/** Fewer cards are a strip beside the content (related stories, other products), not a grid. */
+const MIN_CARDS = 10;
+
+/** A classed repeated item with a picture or a title. */
+function isCard(element: Element, repeats: Repeats): boolean {
+  return element.hasAttribute('class') && repeats.isItem(element) && !!element.querySelector(CARD_PARTS);
+}
+
+/**
+ * Whether `block` is a grid of cards: MIN_CARDS of them, a few levels down, holding most of its
+ * text. Each level is read once and a card's subtree is not entered: linear in the block.
+ */
+function holdsCards(block: Element, stats: Map<Element, TextStats>, repeats: Repeats): boolean {
+  let cardChars = 0;
+  let cards = 0;
+  let level: Element[] = [block];
+  for (let depth = 0; depth < CARD_DEPTH && level.length; depth++) {
+    const next: Element[] = [];
+    for (const parent of level)
+      for (let child = parent.firstElementChild; child; child = child.nextElementSibling) {
+        if (!isCard(child, repeats)) next.push(child);
+        else {
+          cardChars += stats.get(child)?.chars ?? 0;
+          cards++;
+        }
+      }
+    level = next;
+  }
+  return cards >= MIN_CARDS && cardChars >= MIN_CARD_SHARE * (stats.get(block)?.chars ?? 0);
 }
 
 export interface PrunePlan {
@@ -114,6 +154,9 @@ export function planPrune(root: Element, stats: Map<Element, TextStats>, keepIte
       own.linkChars / own.chars > MAX_LINK_DENSITY &&
       weight(own) / total < MAX_PRUNED_SHARE
     ) {
+      // A grid of cards is link-dense too: it stays whole, but a grid beside the text (related
+      // stories, other products) does not make the page a listing.
+      if (keepItems && holdsCards(element, stats, repeats)) continue;
       blocks.push(element);
       blockWeight += weight(own);
       continue;

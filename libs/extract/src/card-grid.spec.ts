@@ -1,0 +1,53 @@
+import { parseHTML } from 'linkedom';
+import { planPrune } from './structural';
+import { measure } from './text-stats';
+
+const plan = (body: string) => {
+  const { document } = parseHTML(`<!doctype html><html><head></head><body>${body}</body></html>`);
+  const root = document.getElementById('root')!;
+  return planPrune(root, measure(root).of);
+};
+
+const PROSE = `<p>${'Words of the category description that the page opens with. '.repeat(40)}</p>`;
+
+// Each card is a link around its picture and title: the grid is as link-dense as a menu.
+const card = (i: number, extra = '') =>
+  `<li class="tile"><a href="/p/${i}"><img src="/p/${i}.jpg" alt=""><h3>Product ${i} title</h3></a>${extra}</li>`;
+
+const grid = (n: number, part = card) =>
+  `<div class="grid"><ul class="tiles">${Array.from({ length: n }, (_, i) => part(i)).join('')}</ul></div>`;
+
+describe('planPrune on a grid of cards', () => {
+  it('keeps a link-dense grid whose items carry a picture or a title', () => {
+    const { blocks } = plan(`<div id="root">${PROSE}${grid(12)}</div>`);
+    expect(blocks).toHaveLength(0);
+  });
+
+  it('does not count such a grid beside the text toward the page being a listing', () => {
+    expect(plan(`<div id="root">${PROSE}${grid(12)}</div>`).itemShare).toBe(0);
+  });
+
+  it('prunes a strip of a few cards beside the content (related stories, other products)', () => {
+    const { blocks } = plan(`<div id="root">${PROSE}${grid(4)}</div>`);
+    expect(blocks.map((block) => block.className)).toEqual(['grid']);
+  });
+
+  it('prunes a menu of bare links, repeated as it is', () => {
+    const entry = (i: number) => `<li class="entry"><a href="/c/${i}">Category ${i}</a></li>`;
+    const { blocks } = plan(`<div id="root">${PROSE}${grid(12, entry)}</div>`);
+    expect(blocks.map((block) => block.className)).toEqual(['grid']);
+  });
+});
+
+describe('planPrune on items told apart by a letter', () => {
+  // An index's columns, one a letter ("cats A", "cats B"): a letter names the item, not its kind.
+  it('reads siblings whose classes differ by a one-letter token as repeated items', () => {
+    const letters = 'ABCDEF'.split('');
+    const column = (letter: string) =>
+      `<div class="cats ${letter}">${letter} <a href="/${letter}/1">${letter} first entry</a> <a href="/${letter}/2">${letter} second entry</a></div>`;
+    const { blocks } = plan(
+      `<div id="root"><p>A few words on the index.</p>${letters.map(column).join('')}</div>`,
+    );
+    expect(blocks).toHaveLength(0);
+  });
+});
