@@ -193,13 +193,13 @@ describe('faults', () => {
 
   it("render queue's entries lost while Redis keeps the rest: the stall check gives them back", async () => {
     const urls = Array.from({ length: 300 }, (_, i) => `${site.origin}/slow?ms=20&lost=${i}`);
-    await workers.start({ RECONCILER_STALL_S: '3' });
+    const worker = await workers.start({ RECONCILER_STALL_S: '3' });
     const id = await submitBatch(urls);
     await waitForFinished(id, 50);
     const lost = await dropRenderQueue(redis.url);
     expect(await hasReconcilerMarker(redis.url)).toBe(true);
     const atLoss = await finished(id);
-    const { rows } = await expectEveryPageOnce(api, account.liveKey, id, urls);
+    const { rows } = await everyPageOnce(id, urls, worker);
     recordFault({
       fault: "render queue's keys deleted (not the reconciler's marker)",
       workload: `batch of ${urls.length} pages, RECONCILER_STALL_S=3`,

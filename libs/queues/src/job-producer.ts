@@ -44,8 +44,9 @@ export class JobProducer {
   }
 
   /**
-   * Gives back work Redis lost (the reconciler): as addMany, but replacing an ended job, or one
-   * whose hash Redis lost, under the same id; one still queued or running is not doubled.
+   * Gives back work Redis lost (the reconciler): as addMany, but replacing an ended job, one whose
+   * hash Redis lost, or one no list holds, under the same id; one still queued or running is not
+   * doubled.
    */
   async restore<N extends JobName>(name: N, jobs: JobData<N>[]): Promise<void> {
     await this.adapter.restore(

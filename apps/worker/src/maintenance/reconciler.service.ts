@@ -26,8 +26,8 @@ const AFTER_RESET_STALL_MS = 60_000;
  * when it did: then every job not yet ended gets its queue entries back from its page rows (a
  * crawl's frontier too, rebuilt by CrawlFrontier when next used). Jobs
  * that stay `queued` past a grace period are re-queued too. Queue entries have fixed ids, so one
- * still queued or running is not doubled; one that ended, or that Bull left hollow when Redis lost
- * it under a worker, is replaced (JobProducer.restore). A running job with no page finished for
+ * still queued or running is not doubled; one that ended, that Bull left hollow when Redis lost
+ * it under a worker, or that no list holds any more, is replaced (JobProducer.restore). A running job with no page finished for
  * RECONCILER_STALL_S gets the same, whatever lost its entries (a chunk that ran out of tries while
  * MySQL was away, a queue emptied by hand or evicted); for a while after a reset the wait is
  * shorter (RESET_WATCH_MS). A job whose entries cannot be given back does not hold up the rest.

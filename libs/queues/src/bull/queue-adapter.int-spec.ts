@@ -99,6 +99,25 @@ describe('QueueAdapter (Bull on the real Redis)', () => {
     ]);
   });
 
+  it('restores a job whose list entry Redis lost (its hash kept), and leaves one a worker holds', async () => {
+    const { adapter, redisPrefix } = queues;
+    const wait = waitListKey(redisPrefix, 'render');
+    const jobKey = (id: string) => `${bullPrefix(redisPrefix)}:render:${id}`;
+    // A partial loss (a list deleted or evicted, the job's hash kept): no worker will ever take it.
+    await adapter.addMany('render', [pages('orphan', 0), pages('held', 0)]);
+    await redis.lrem(wait, 0, 'orphan:0');
+    await redis.lrem(wait, 0, 'held:0');
+    // The same loss under a running job: its worker's lock still stands.
+    await redis.set(`${jobKey('held:0')}:lock`, 'a-worker', 'PX', 30_000);
+    await adapter.addMany('render', [pages('orphan', 0)]);
+    expect(await redis.llen(wait)).toBe(0);
+
+    await adapter.restore('render', [pages('orphan', 0), pages('held', 0)]);
+    expect(await redis.lrange(wait, 0, -1)).toEqual(['orphan:0']);
+    expect(await redis.hget(jobKey('orphan:0'), 'data')).toBe(JSON.stringify(pages('orphan', 0).data));
+    expect(await redis.exists(jobKey('held:0'))).toBe(1);
+  });
+
   it("keeps the wait list where the deployment's autoscaler reads its length", async () => {
     const { adapter, redisPrefix } = queues;
     await adapter.addMany('render', [pages('c', 0), pages('c', 10), pages('c', 20)]);

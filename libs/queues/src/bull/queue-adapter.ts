@@ -50,18 +50,24 @@ if not id then return nil end
 return redis.call('HMGET', ARGV[1] .. id, 'name', 'data')
 `;
 
-// Of the ids given (ARGV[2..]), those whose job has ended (kept in the failed or completed set), or
-// whose hash holds no data: what Bull leaves when a job's hash vanishes under its worker (Redis
-// flushed or restarted): it writes the failure's fields into a fresh hash, and its add script then
-// takes the id for a job it already holds. KEYS: failed, completed. ARGV[1]: the queue's key prefix.
-const ENDED_OR_HOLLOW = `
+// Of the ids given (ARGV[2..]), those whose job would keep restore from adding it, yet will never
+// run: ended (kept in the failed or completed set); hollow (a hash without data: what Bull leaves
+// when a job's hash vanishes under its worker, writing the failure's fields into a fresh hash); or
+// orphaned (a hash in no list or set that runs a job, and no worker's lock: what a partial loss
+// leaves, a list deleted or evicted while the hash stayed). KEYS: failed, completed, wait, paused,
+// active, delayed. ARGV[1]: the queue's key prefix.
+const STALE = `
 local found = {}
 for i = 2, #ARGV do
   local id = ARGV[i]
   local key = ARGV[1] .. id
-  if redis.call('EXISTS', key) == 1 and (redis.call('HEXISTS', key, 'data') == 0
-      or redis.call('ZSCORE', KEYS[1], id) or redis.call('ZSCORE', KEYS[2], id)) then
-    found[#found + 1] = id
+  if redis.call('EXISTS', key) == 1 then
+    local ended = redis.call('HEXISTS', key, 'data') == 0
+      or redis.call('ZSCORE', KEYS[1], id) or redis.call('ZSCORE', KEYS[2], id)
+    local orphaned = not (redis.call('LPOS', KEYS[3], id) or redis.call('LPOS', KEYS[4], id)
+      or redis.call('LPOS', KEYS[5], id) or redis.call('ZSCORE', KEYS[6], id))
+      and redis.call('EXISTS', key .. ':lock') == 0
+    if ended or orphaned then found[#found + 1] = id end
   end
 end
 return found
@@ -97,16 +103,17 @@ export class QueueAdapter {
 
   /**
    * Adds jobs to give back work that Redis lost: as addMany, but a job of the same id that has
-   * ended, or whose hash Redis lost under its worker, is removed first (either would take the id).
-   * One waiting, delayed or running is left as it is, so nothing runs twice.
+   * ended, that Redis left hollow under its worker, or that no list holds any more, is removed
+   * first (each would take the id and never run). One waiting, delayed or running is left as it is,
+   * so nothing runs twice.
    */
   async restore(queue: QueueName, jobs: NewJob[]): Promise<void> {
     const q = this.queues[queue];
+    const lists = ['failed', 'completed', 'wait', 'paused', 'active', 'delayed'].map((list) => q.toKey(list));
     const stale = (await q.client.eval(
-      ENDED_OR_HOLLOW,
-      2,
-      q.toKey('failed'),
-      q.toKey('completed'),
+      STALE,
+      lists.length,
+      ...lists,
       q.toKey(''),
       ...jobs.map((job) => job.id),
     )) as string[];
