@@ -298,12 +298,14 @@ async function renderFlow(
 ): Promise<Capture> {
   const { url, options, deadline } = request;
   const engine = settings.engine;
+  const navigate = () =>
+    Promise.race([tab.goto(url, remaining(deadline)), monitor.tooLargeSignal.then(() => null)]);
   let response: MainResponse | null;
   try {
-    response = await Promise.race([
-      tab.goto(url, remaining(deadline)),
-      monitor.tooLargeSignal.then(() => null),
-    ]);
+    response = await navigate().catch(async (err: unknown) => {
+      if (tab.gone() || !(await monitor.readPdfAgain())) throw err;
+      return navigate();
+    });
   } catch (err) {
     return navigationFailure(err, tab, monitor, request, settings);
   }

@@ -29,11 +29,12 @@ export interface DocumentPdf {
 
 /**
  * Takes a PDF's bytes from the browser (docs/api.md, PDF documents). Headless Chromium has no PDF
- * viewer: a navigation to a PDF turns into a download, whose bytes no API hands back. So each
- * document's response is paused at its headers (one CDP round trip a document), and the main
- * frame's PDF (by its type, or a generic binary type and the signature) is read from its stream up
- * to PDF_MAX_BYTES and the request failed: the navigation ends and the render flow converts the
- * bytes. Anything else goes on untouched.
+ * viewer: a navigation to a PDF turns into a download, whose bytes no API hands back. So once a
+ * main document turned out to be one (PageMonitor.readPdfAgain), the page is loaded again with each
+ * document's response paused at its headers, and the main frame's PDF (by its type, or a generic
+ * binary type and the signature) is read from its stream up to PDF_MAX_BYTES and the request
+ * failed: the navigation ends and the render flow converts the bytes. Anything else goes on
+ * untouched.
  */
 export class DocumentPdfReader {
   /** The current page's PDF, once read. */

@@ -31,18 +31,20 @@ const escapePattern = (text: string) => text.replace(/[\\*?]/g, '\\$&');
  * continued with over a redirect; each hop to the origin is paused again). Not the engines'
  * extra-headers APIs, which send to every origin. Only that origin's requests are paused
  * (Fetch.enable's pattern), and only on a page with headers; the pattern changes page by page.
- * Documents' responses are paused on every page, for DocumentPdfReader.
+ * Documents' responses are paused only when DocumentPdfReader is to read one (readDocuments): with
+ * any pattern on, every request of the tab passes through the browser process's interceptor.
  */
 export class OriginHeaderInjector {
   private current: HeadersForOrigin | undefined;
-  /** The origin whose requests Fetch pauses now, if any; null before the first page. */
-  private pausing: string | undefined | null = null;
+  private reading = false;
+  /** The patterns Fetch holds now, as a key; '' when it is off (as on a fresh session). */
+  private enabled = '';
 
   constructor(private readonly cdp: CdpClient) {}
 
   /**
-   * Once per tab, with the session's other listeners. Fetch also pauses every document's response
-   * (the one Fetch.enable of the session holds both patterns): those go to `onResponse`.
+   * Once per tab, with the session's other listeners. Fetch also pauses documents' responses when
+   * asked to (the one Fetch.enable of the session holds both patterns): those go to `onResponse`.
    */
   listen(onResponse: (e: ResponsePaused) => Promise<void>): void {
     this.cdp.on('Fetch.requestPaused', (e: RequestPaused & ResponsePaused) => {
@@ -51,13 +53,27 @@ export class OriginHeaderInjector {
     });
   }
 
-  /** Before each page: its headers, or none (a reused tab forgets the last page's). */
+  /** Before each page: its headers, or none (a reused tab forgets the last page's); documents not paused. */
   async beginPage(next: HeadersForOrigin | undefined): Promise<void> {
     this.current = next;
-    if (this.pausing !== null && next?.origin === this.pausing) return;
-    const origin = next ? [{ urlPattern: `${escapePattern(next.origin)}/*` }] : [];
-    await this.cdp.send('Fetch.enable', { patterns: [...origin, DOCUMENT_RESPONSES] });
-    this.pausing = next?.origin;
+    this.reading = false;
+    await this.apply();
+  }
+
+  /** Documents' responses are paused from now on this page, for DocumentPdfReader. */
+  async readDocuments(): Promise<void> {
+    this.reading = true;
+    await this.apply();
+  }
+
+  private async apply(): Promise<void> {
+    const origin = this.current ? [{ urlPattern: `${escapePattern(this.current.origin)}/*` }] : [];
+    const patterns = [...origin, ...(this.reading ? [DOCUMENT_RESPONSES] : [])];
+    const key = patterns.length ? JSON.stringify(patterns) : '';
+    if (key === this.enabled) return;
+    if (patterns.length) await this.cdp.send('Fetch.enable', { patterns });
+    else await this.cdp.send('Fetch.disable');
+    this.enabled = key;
   }
 
   private async continueRequest({ requestId, request }: RequestPaused): Promise<void> {

@@ -155,6 +155,8 @@ export class PageMonitor {
   /** The URL of the last main-frame document request (a redirect's target included). */
   documentUrl: string | undefined;
   document: DocumentResponse | undefined;
+  /** The last main-frame document's response was a PDF, or a binary that may be one. */
+  private pdfSeen = false;
   /** Chromium's net error when the last main-frame document request failed. */
   documentError: string | undefined;
   /** Settles when the document goes past the cap; race navigation against it. */
@@ -176,6 +178,20 @@ export class PageMonitor {
       (frameId) => frameId === this.mainFrameId,
       (document) => (this.document = document),
     );
+  }
+
+  /**
+   * After a navigation failed: true when its document was a PDF (or a binary that may be one) and
+   * the page should be loaded again, this time with documents' responses paused for
+   * DocumentPdfReader. Pausing every page's document costs every page (the interceptor sees each
+   * request of the tab), so a PDF is asked for twice instead; the first try ends at its headers
+   * (downloads are refused).
+   */
+  async readPdfAgain(): Promise<boolean> {
+    if (!this.pdfSeen || this.pdfReader.pdf) return false;
+    this.forgetDocument();
+    await this.originHeaders.readDocuments();
+    return true;
   }
 
   /** The main document as a PDF, read before its navigation was ended; undefined for any other. */
@@ -203,9 +219,9 @@ export class PageMonitor {
         Object.entries(e.response.headers).map(([k, v]) => [k.toLowerCase(), v]),
       );
       this.document = { url: e.response.url, status: e.response.status, headers };
-      // A PDF is DocumentPdfReader's to bound.
-      if (Number(headers['content-length']) > this.maxDocumentBytes && !mayBePdf(headers['content-type']))
-        this.stop();
+      // A PDF is DocumentPdfReader's to bound (and, the first time, to read: readPdfAgain).
+      if (mayBePdf(headers['content-type'])) this.pdfSeen = true;
+      else if (Number(headers['content-length']) > this.maxDocumentBytes) this.stop();
     });
     this.cdp.on('Network.dataReceived', (e: DataReceived) => {
       this.lastActivity = Date.now();
@@ -239,6 +255,14 @@ export class PageMonitor {
    * page left in flight end with the navigation.
    */
   async beginPage(blockResources: boolean, headers?: HeadersForOrigin): Promise<void> {
+    this.forgetDocument();
+    await this.originHeaders.beginPage(headers);
+    if (blockResources === this.blocking) return;
+    await this.cdp.send('Network.setBlockedURLs', { urls: blockResources ? BLOCKED_URL_PATTERNS : [] });
+    this.blocking = blockResources;
+  }
+
+  private forgetDocument(): void {
     this.inflight.clear();
     this.documentRequests.clear();
     this.lastActivity = Date.now();
@@ -249,11 +273,8 @@ export class PageMonitor {
     this.document = undefined;
     this.documentError = undefined;
     this.tooLargeSignal = this.nextTooLargeSignal();
+    this.pdfSeen = false;
     this.pdfReader.reset();
-    await this.originHeaders.beginPage(headers);
-    if (blockResources === this.blocking) return;
-    await this.cdp.send('Network.setBlockedURLs', { urls: blockResources ? BLOCKED_URL_PATTERNS : [] });
-    this.blocking = blockResources;
   }
 
   private nextTooLargeSignal(): Promise<void> {
