@@ -1,5 +1,6 @@
 import { signature } from './structural';
 import type { TextStats } from './text-stats';
+import { walkElements } from './walk';
 
 /** A post's text sits this many levels under the post's own element at most. */
 const MAX_POST_DEPTH = 4;
@@ -48,23 +49,19 @@ export function removeAuthorFacts(content: Element, stats: Map<Element, TextStat
     facts.set(key, [...(facts.get(key) ?? []), element]);
   };
   let read = 0;
-  const stack: Element[] = [content];
-  while (stack.length && read < MAX_FACTS) {
-    const element = stack.pop()!;
+  walkElements([content], (element) => {
+    if (read >= MAX_FACTS) return false;
     const chars = stats.get(element)?.chars ?? 0;
-    if (element !== content && chars > 0 && chars <= MAX_FACT_CHARS) {
-      const label =
-        element.tagName === 'DL'
-          ? element.querySelector('dt')?.textContent
-          : FACT_LINE.exec((element.textContent ?? '').trim())?.[1];
-      if (label) {
-        add(label, element);
-        read++;
-        continue;
-      }
-    }
-    for (let child = element.firstElementChild; child; child = child.nextElementSibling) stack.push(child);
-  }
+    if (element === content || chars === 0 || chars > MAX_FACT_CHARS) return true;
+    const label =
+      element.tagName === 'DL'
+        ? element.querySelector('dt')?.textContent
+        : FACT_LINE.exec((element.textContent ?? '').trim())?.[1];
+    if (!label) return true;
+    add(label, element);
+    read++;
+    return false;
+  });
   for (const elements of facts.values())
     if (elements.length >= MIN_POSTS) for (const element of elements) element.remove();
 }

@@ -1,5 +1,6 @@
 import { names } from './signals';
 import type { TextStats } from './text-stats';
+import { childElements, walkElements } from './walk';
 
 /** Words naming a listing's facet and filter panel, in a class or id token, its first or last part. */
 const FACET_WORDS = new Set('filter filters facet facets refinement refinements refine'.split(' '));
@@ -31,10 +32,7 @@ function isOptionPanel(element: Element, chars: number): boolean {
 export function removeFacetPanels(root: Element, stats: Map<Element, TextStats>): void {
   const total = Math.max(1, stats.get(root)?.chars ?? 0);
   let panels = 0;
-  const stack: Element[] = [];
-  for (let child = root.firstElementChild; child; child = child.nextElementSibling) stack.push(child);
-  while (stack.length) {
-    const element = stack.pop()!;
+  walkElements(childElements(root), (element) => {
     const { heads, tails } = names(element);
     const chars = stats.get(element)?.chars ?? 0;
     if (
@@ -44,8 +42,8 @@ export function removeFacetPanels(root: Element, stats: Map<Element, TextStats>)
       isOptionPanel(element, chars)
     ) {
       element.remove();
-      continue;
+      return false;
     }
-    for (let child = element.firstElementChild; child; child = child.nextElementSibling) stack.push(child);
-  }
+    return true;
+  });
 }

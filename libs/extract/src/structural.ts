@@ -1,4 +1,5 @@
 import type { TextStats } from './text-stats';
+import { childElements, walkElements } from './walk';
 
 /** Link text counts this much toward an element's weight: cards and listings are links too. */
 const LINK_WEIGHT = 0.3;
@@ -137,32 +138,28 @@ export function planPrune(root: Element, stats: Map<Element, TextStats>, keepIte
   const blocks: Element[] = [];
   let itemChars = 0;
   let blockWeight = 0;
-  const stack: Element[] = [];
-  for (let child = root.firstElementChild; child; child = child.nextElementSibling) stack.push(child);
-  while (stack.length) {
-    const element = stack.pop()!;
+  walkElements(childElements(root), (element) => {
     const own = stats.get(element);
-    if (!own) continue;
+    if (!own) return false;
     // An item of a repeated structure (a card, a post) is kept whole, its links with it.
     if (keepItems && repeats.isItem(element)) {
       if (element.hasAttribute('class')) itemChars += own.chars;
-      continue;
+      return false;
     }
     if (
-      BLOCKS.has(element.tagName) &&
-      own.chars > 0 &&
-      own.linkChars / own.chars > MAX_LINK_DENSITY &&
-      weight(own) / total < MAX_PRUNED_SHARE
-    ) {
-      // A grid of cards is link-dense too: it stays whole, but a grid beside the text (related
-      // stories, other products) does not make the page a listing.
-      if (keepItems && holdsCards(element, stats, repeats)) continue;
-      blocks.push(element);
-      blockWeight += weight(own);
-      continue;
-    }
-    for (let child = element.firstElementChild; child; child = child.nextElementSibling) stack.push(child);
-  }
+      !BLOCKS.has(element.tagName) ||
+      own.chars === 0 ||
+      own.linkChars / own.chars <= MAX_LINK_DENSITY ||
+      weight(own) / total >= MAX_PRUNED_SHARE
+    )
+      return true;
+    // A grid of cards is link-dense too: it stays whole, but a grid beside the text (related
+    // stories, other products) does not make the page a listing.
+    if (keepItems && holdsCards(element, stats, repeats)) return false;
+    blocks.push(element);
+    blockWeight += weight(own);
+    return false;
+  });
   return {
     blocks,
     itemShare: itemChars / Math.max(1, stats.get(root)?.chars ?? 0),
