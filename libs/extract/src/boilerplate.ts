@@ -33,6 +33,8 @@ const MIN_OWN_CHARS = 500;
 function removable(signal: Signal, stats: TextStats | undefined, total: number, kind: PageKind): boolean {
   // A menu can outweigh the page (a mega menu of every category).
   if (signal === 'overlay' || signal === 'navigation' || signal === 'hidden') return true;
+  // A page's footer too: a list of every city served, a page of footnotes.
+  if (signal === 'page-footer') return true;
   const share = (stats?.chars ?? 0) / total;
   if (signal === 'chrome-tag') return share < MAX_CHROME_TAG_SHARE;
   const density = stats && stats.chars ? stats.linkChars / stats.chars : 0;
