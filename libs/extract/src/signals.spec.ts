@@ -11,6 +11,8 @@ describe('signalOf', () => {
     expect(signalOf(element('<div class="section-with-header"></div>'))).toBe('none');
     expect(signalOf(element('<div class="grid-item hide-read-more-ad"></div>'))).toBe('none');
     expect(signalOf(element('<div class="site-header"></div>'))).toBe('chrome-name');
+    // A shop's bar of offers above the page.
+    expect(signalOf(element('<div class="announcement-bar"></div>'))).toBe('chrome-name');
   });
 
   it("reads a search's results as content, its box as chrome", () => {
