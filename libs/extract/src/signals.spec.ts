@@ -37,3 +37,19 @@ describe("the page's footer", () => {
     expect(text).not.toContain('Townname');
   });
 });
+
+describe('a menu made of links alone', () => {
+  it('goes whatever it holds, as a <nav> does', () => {
+    const languages = Array.from({ length: 200 }, (_, i) => `<a href="/l/${i}">Language${i}</a>`).join(' ');
+    const repos = Array.from(
+      { length: 5 },
+      (_, i) =>
+        `<article class="repo"><h2>repoName${i}</h2><p>A framework for building agents.</p></article>`,
+    ).join('');
+    const { document } = parseHTML(`<!doctype html><html><body><main><h1>Trending</h1>
+      <details class="select-menu"><summary>Language</summary>${languages}</details>${repos}</main></body></html>`);
+    const text = extractMainContent(document).textContent ?? '';
+    expect(text).toContain('repoName4');
+    expect(text).not.toContain('Language199');
+  });
+});

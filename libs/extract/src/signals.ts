@@ -94,6 +94,9 @@ const NAVIGATION_WORDS = new Set(
   ),
 );
 
+/** Navigation words that name a menu: made of links alone, it goes whatever it holds, as a <nav>. */
+const MENU_WORDS = new Set('nav navbar navigation menu menubar submenu'.split(' '));
+
 export interface Names {
   /** Each class or id token, and its first part ("nav" in "nav-main-menu"). */
   heads: string[];
@@ -153,6 +156,7 @@ export type Signal =
   | 'chrome-tag'
   | 'page-footer'
   | 'navigation-name'
+  | 'menu-name'
   | 'chrome-name'
   | 'post-chrome'
   | 'byline-name'
@@ -179,6 +183,7 @@ export function signalOf(element: Element): Signal {
   if (all.some((word) => COMMENT_WORDS.has(word))) return 'comments';
   const chrome = all.find((word) => CHROME_WORDS.has(word));
   if (chrome && all.some((word) => POST_CHROME_WORDS.has(word))) return 'post-chrome';
+  if (chrome && MENU_WORDS.has(chrome)) return 'menu-name';
   if (chrome) return NAVIGATION_WORDS.has(chrome) ? 'navigation-name' : 'chrome-name';
   if (all.some((word) => BYLINE_WORDS.has(word)) || tails.some((word) => TAIL_BYLINE_WORDS.has(word)))
     return 'byline-name';
