@@ -13,6 +13,8 @@ describe('signalOf', () => {
     expect(signalOf(element('<div class="site-header"></div>'))).toBe('chrome-name');
     // A shop's bar of offers above the page.
     expect(signalOf(element('<div class="announcement-bar"></div>'))).toBe('chrome-name');
+    // A listing's sort controls.
+    expect(signalOf(element('<div class="products-sorting"></div>'))).toBe('chrome-name');
   });
 
   it("reads a search's results as content, its box as chrome", () => {

@@ -41,7 +41,7 @@ const CHROME_ROLES = new Set([
 const CHROME_WORDS = new Set(
   (
     'nav navbar navigation menu menubar submenu breadcrumb breadcrumbs sidebar footer header masthead ' +
-    'banner announcement newsletter subscribe subscription share sharing social socials ' +
+    'banner announcement toolbar sorting sortby newsletter subscribe subscription share sharing social socials ' +
     'related recommended recommendations promo promotion advert advertisement ads ad sponsor sponsored ' +
     'skip pagination pager toc respond login signin signup search filter filters ' +
     'facet facets tags tagcloud byline disclaimer copyright outbrain taboola signature postprofile'
