@@ -18,6 +18,12 @@ const MAX_CHROME_NAME_SHARE = 0.3;
 const MIN_CHROME_LINK_DENSITY = 0.4;
 
 /**
+ * A menu's name on a block made of links alone: it goes whatever it holds, as a <nav> does (a
+ * language picker's hundreds of entries can outweigh a listing).
+ */
+const MIN_MENU_LINK_DENSITY = 0.9;
+
+/**
  * Readers' comments below a page that does not say it is an article or a discussion (a blog without
  * JSON-LD) go when all of them hold less than this share of its text; past it they are likely its
  * content (a thread).
@@ -33,10 +39,13 @@ const MIN_OWN_CHARS = 500;
 function removable(signal: Signal, stats: TextStats | undefined, total: number, kind: PageKind): boolean {
   // A menu can outweigh the page (a mega menu of every category).
   if (signal === 'overlay' || signal === 'navigation' || signal === 'hidden') return true;
+  // A page's footer too: a list of every city served, a page of footnotes.
+  if (signal === 'page-footer') return true;
   const share = (stats?.chars ?? 0) / total;
   if (signal === 'chrome-tag') return share < MAX_CHROME_TAG_SHARE;
   const density = stats && stats.chars ? stats.linkChars / stats.chars : 0;
-  if (signal === 'navigation-name')
+  if (signal === 'menu-name' && density >= MIN_MENU_LINK_DENSITY) return true;
+  if (signal === 'navigation-name' || signal === 'menu-name')
     return share < MAX_CHROME_NAME_SHARE && density >= MIN_CHROME_LINK_DENSITY;
   if (signal === 'post-chrome') return share < MAX_CHROME_NAME_SHARE;
   if (signal === 'byline-name') return kind === 'article' && share < MAX_QUIET_CHROME_SHARE;

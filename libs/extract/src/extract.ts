@@ -107,6 +107,9 @@ function pickContent(document: Document, said: PageKind): { content: Element; ki
   if (kind === 'discussion') return { content: pruned(), kind };
   // Mostly repeated items (cards, posts, results): Readability would keep one or drop them all.
   if (kind !== 'article' && prune.itemShare >= ITEM_SHARE) return { content: pruned(), kind };
+  // Mostly link-dense blocks (a directory, rows of cards classed one by one): Readability would keep
+  // the intro alone. A product's page is its own text; the cards beside it are other products.
+  if (kind !== 'product' && prune.blockShare > MAX_PRUNED_SHARE) return { content: pruned(), kind };
   // On what the chrome's removal left: Readability then weighs the page's content only.
   const article = readabilityCanAfford(page) ? readabilityArticle(document) : undefined;
   pruned();

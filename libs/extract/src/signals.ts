@@ -41,7 +41,7 @@ const CHROME_ROLES = new Set([
 const CHROME_WORDS = new Set(
   (
     'nav navbar navigation menu menubar submenu breadcrumb breadcrumbs sidebar footer header masthead ' +
-    'banner newsletter subscribe subscription share sharing social socials ' +
+    'banner announcement toolbar sorting sortby newsletter subscribe subscription share sharing social socials ' +
     'related recommended recommendations promo promotion advert advertisement ads ad sponsor sponsored ' +
     'skip pagination pager toc respond login signin signup search filter filters ' +
     'facet facets tags tagcloud byline disclaimer copyright outbrain taboola signature postprofile'
@@ -65,8 +65,14 @@ const CONTENT_WORDS = new Set(
 /** Class and id read this far: a page can put megabytes in one attribute. */
 const MAX_NAME_CHARS = 300;
 
-/** State modifiers ("has-sidebar", "no-banner") say what is around the element, not what it is. */
-const MODIFIER = /^(has|with|no|show|is|not)[-_]/;
+/**
+ * State modifiers ("has-sidebar", "no-banner", "hide-read-more-ad") say what is around the element
+ * or what to do with it, not what it is; inside a token ("section-with-header") they end its name.
+ */
+const MODIFIER = /^(has|with|no|show|hide|is|not)$/;
+
+/** Words naming a search's results, in any part of a token: a listing's content, though "search" is chrome. */
+const RESULT_WORDS = new Set(['result', 'results']);
 
 /** Words that mark chrome however much text it holds: a consent dialog can outweigh the article. */
 const OVERLAY_WORDS = new Set('cookie cookies consent gdpr onetrust modal popup'.split(' '));
@@ -87,6 +93,9 @@ const NAVIGATION_WORDS = new Set(
     ' ',
   ),
 );
+
+/** Navigation words that name a menu: made of links alone, it goes whatever it holds, as a <nav>. */
+const MENU_WORDS = new Set('nav navbar navigation menu menubar submenu'.split(' '));
 
 export interface Names {
   /** Each class or id token, and its first part ("nav" in "nav-main-menu"). */
@@ -124,9 +133,12 @@ export function names(element: Element): Names {
   const name = `${element.getAttribute('class') ?? ''} ${element.getAttribute('id') ?? ''}`;
   const found: Names = { heads: [], tails: [], qualifiers: [] };
   for (const token of name.slice(0, MAX_NAME_CHARS).toLowerCase().split(/\s+/)) {
-    if (!token || MODIFIER.test(token)) continue;
-    const parts = token.split(/[-_]+/).filter(Boolean);
-    found.heads.push(token);
+    const all = token.split(/[-_]+/).filter(Boolean);
+    const modifier = all.findIndex((part) => MODIFIER.test(part));
+    if (!all.length || modifier === 0) continue;
+    const parts = modifier > 0 ? all.slice(0, modifier) : all;
+    if (parts.some((part) => RESULT_WORDS.has(part))) found.heads.push('results');
+    found.heads.push(modifier > 0 ? parts.join('-') : token);
     if (parts.length > 1) {
       found.heads.push(parts[0]);
       found.tails.push(parts[parts.length - 1]);
@@ -142,7 +154,9 @@ export type Signal =
   | 'navigation'
   | 'comments'
   | 'chrome-tag'
+  | 'page-footer'
   | 'navigation-name'
+  | 'menu-name'
   | 'chrome-name'
   | 'post-chrome'
   | 'byline-name'
@@ -153,6 +167,8 @@ export type Signal =
 export function signalOf(element: Element): Signal {
   const role = element.getAttribute('role');
   if (element.tagName === 'NAV' || role === 'navigation') return 'navigation';
+  const footer = element.tagName === 'FOOTER' && !element.closest(SECTIONING);
+  if (role === 'contentinfo' || footer) return 'page-footer';
   if (role && CHROME_ROLES.has(role)) return 'chrome-tag';
   if (CHROME_TAGS.has(element.tagName) && !(element.tagName === 'HEADER' && element.closest(SECTIONING)))
     return 'chrome-tag';
@@ -167,6 +183,7 @@ export function signalOf(element: Element): Signal {
   if (all.some((word) => COMMENT_WORDS.has(word))) return 'comments';
   const chrome = all.find((word) => CHROME_WORDS.has(word));
   if (chrome && all.some((word) => POST_CHROME_WORDS.has(word))) return 'post-chrome';
+  if (chrome && MENU_WORDS.has(chrome)) return 'menu-name';
   if (chrome) return NAVIGATION_WORDS.has(chrome) ? 'navigation-name' : 'chrome-name';
   if (all.some((word) => BYLINE_WORDS.has(word)) || tails.some((word) => TAIL_BYLINE_WORDS.has(word)))
     return 'byline-name';

@@ -1,0 +1,57 @@
+import { parseHTML } from 'linkedom';
+import { extractMainContent } from './extract';
+import { signalOf } from './signals';
+
+const element = (html: string) =>
+  parseHTML(`<!doctype html><html><body>${html}</body></html>`).document.body.firstElementChild!;
+
+describe('signalOf', () => {
+  it('reads a modifier inside a token as the end of its name', () => {
+    // A section that has a header, a card whose read-more ad is hidden: neither is chrome.
+    expect(signalOf(element('<div class="section-with-header"></div>'))).toBe('none');
+    expect(signalOf(element('<div class="grid-item hide-read-more-ad"></div>'))).toBe('none');
+    expect(signalOf(element('<div class="site-header"></div>'))).toBe('chrome-name');
+    // A shop's bar of offers above the page.
+    expect(signalOf(element('<div class="announcement-bar"></div>'))).toBe('chrome-name');
+    // A listing's sort controls.
+    expect(signalOf(element('<div class="products-sorting"></div>'))).toBe('chrome-name');
+  });
+
+  it("reads a search's results as content, its box as chrome", () => {
+    expect(signalOf(element('<ul class="search-result-items"></ul>'))).toBe('content');
+    expect(signalOf(element('<form class="search-form"></form>'))).toBe('chrome-name');
+  });
+
+  it("marks the page's own footer apart from a section's", () => {
+    expect(signalOf(element('<footer></footer>'))).toBe('page-footer');
+    expect(signalOf(element('<div role="contentinfo"></div>'))).toBe('page-footer');
+    expect(signalOf(element('<article><footer></footer></article>').firstElementChild!)).toBe('chrome-tag');
+  });
+});
+
+describe("the page's footer", () => {
+  it('goes when it holds most of the text (every town served, a page of footnotes)', () => {
+    const { document } = parseHTML(`<!doctype html><html><body><main><h1>Rentals</h1>
+      <p>${'Find every rental in one place, delivered on time. '.repeat(20)}</p></main>
+      <footer><p>We serve these towns:</p><p>${'Townname '.repeat(300)}</p></footer></body></html>`);
+    const text = extractMainContent(document).textContent ?? '';
+    expect(text).toContain('Find every rental');
+    expect(text).not.toContain('Townname');
+  });
+});
+
+describe('a menu made of links alone', () => {
+  it('goes whatever it holds, as a <nav> does', () => {
+    const languages = Array.from({ length: 200 }, (_, i) => `<a href="/l/${i}">Language${i}</a>`).join(' ');
+    const repos = Array.from(
+      { length: 5 },
+      (_, i) =>
+        `<article class="repo"><h2>repoName${i}</h2><p>A framework for building agents.</p></article>`,
+    ).join('');
+    const { document } = parseHTML(`<!doctype html><html><body><main><h1>Trending</h1>
+      <details class="select-menu"><summary>Language</summary>${languages}</details>${repos}</main></body></html>`);
+    const text = extractMainContent(document).textContent ?? '';
+    expect(text).toContain('repoName4');
+    expect(text).not.toContain('Language199');
+  });
+});
