@@ -1,6 +1,7 @@
 import type { PageKind } from './profile';
 import { type Signal, signalOf } from './signals';
 import type { TextStats } from './text-stats';
+import { childElements, walkElements } from './walk';
 
 /**
  * Largest share of the page's text an element marked as chrome may hold and still be removed: past
@@ -86,29 +87,25 @@ export function removeChrome(root: Element, stats: Map<Element, TextStats>, kind
     kept.add(main);
   const comments: Element[] = [];
   let commentChars = 0;
-  const walk = (stack: Element[], weighComments: boolean) => {
-    while (stack.length) {
-      const element = stack.pop()!;
+  const walk = (roots: Element[], weighComments: boolean) =>
+    walkElements(roots, (element) => {
       const signal = kept.has(element) ? 'none' : signalOf(element);
       if (signal === 'comments' && weighComments) {
         // Weighed all together once the walk is done: each comment alone is a small part of a thread.
         comments.push(element);
         commentChars += stats.get(element)?.chars ?? 0;
-        continue;
+        return false;
       }
       if (
         removable(signal, stats.get(element), total, kind) &&
         !(signal === 'chrome-name' && isSectionTitle(element, stats))
       ) {
         element.remove();
-        continue;
+        return false;
       }
-      for (let child = element.firstElementChild; child; child = child.nextElementSibling) stack.push(child);
-    }
-  };
-  const children: Element[] = [];
-  for (let child = root.firstElementChild; child; child = child.nextElementSibling) children.push(child);
-  walk(children, kind !== 'discussion');
+      return true;
+    });
+  walk(childElements(root), kind !== 'discussion');
   const quiet =
     kind === 'article'
       ? total - commentChars >= MIN_OWN_CHARS
