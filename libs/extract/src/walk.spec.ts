@@ -12,7 +12,9 @@ describe('walkElements', () => {
   });
 
   it('does not look inside an element the visitor removed or took whole', () => {
-    const root = body('<div id="skip"><p id="inner"></p></div><div id="gone"><p id="lost"></p></div><p id="kept"></p>');
+    const root = body(
+      '<div id="skip"><p id="inner"></p></div><div id="gone"><p id="lost"></p></div><p id="kept"></p>',
+    );
     const seen: string[] = [];
     walkElements(childElements(root), (element) => {
       seen.push(element.id);
