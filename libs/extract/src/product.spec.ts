@@ -76,16 +76,27 @@ describe('extractMainContent on product pages', () => {
     for (const noise of ['signupTitle', 'signupPitch']) expect(text).not.toContain(noise);
   });
 
-  it("drops a marketplace's related items and seller feedback, named by their headings", () => {
+  it("drops what is not the product's own, named by its heading: related items, feedback, shipping", () => {
     const text = extract(
       PRODUCT_LD('A kettle.'),
       `<main><h1>Steel kettle</h1>${paragraphs('kettleDescription', 4)}
         <div><h2>Products related to this item</h2><p>relatedItem: a steel mug, $12.</p></div>
         <div><h2>Seller feedback (1,204)</h2><p>feedbackText: arrived on time.</p></div>
-        <div><h2>Customers frequently viewed</h2><p>viewedItem: a copper kettle.</p></div></main>`,
+        <div><h2>Customers frequently viewed</h2><p>viewedItem: a copper kettle.</p></div>
+        <div><h2>User testimonials</h2><p>testimonialText: love it.</p></div>
+        <div><h3>Shipping &amp; Returns</h3><p>shippingText: 30 days.</p></div>
+        <div><h2>Kettle accessories</h2><p>accessoryItem: a descaler.</p></div></main>`,
     );
     expect(text).toContain('kettleDescription sentence 3');
-    for (const noise of ['relatedItem', 'feedbackText', 'viewedItem']) expect(text).not.toContain(noise);
+    for (const noise of [
+      'relatedItem',
+      'feedbackText',
+      'viewedItem',
+      'testimonialText',
+      'shippingText',
+      'accessoryItem',
+    ])
+      expect(text).not.toContain(noise);
   });
 
   it('takes the h1 the <title> names as the product title, past a menu h1 before it', () => {
