@@ -5,7 +5,7 @@ import { measure, type TextStats } from './text-stats';
 
 /** Headings that introduce other products, what others said or the shop's terms, not the page's own product. */
 const ELSEWHERE_HEADING =
-  /^((explore|discover|shop|see|view|browse) )?(related|similar|recommended|sponsored|other (products|items)|more (products|items)|recently viewed|you (may|might) (also )?like|customers (also|who|frequently)|products related to|featured products|(seller|buyer)s?'? feedback|top reviews|(user |customer )?testimonials|customers say|(see )?what (the )?(experts|customers|people|buyers|others) (are )?say(ing)?|(choose your |purchase options and )add-ons|(\w+ )?accessories\W*$|shipping (&|and) (returns|fee)|(delivery|shipping) (&|and) returns|where are we shipping|frequently bought|people (who )?(also )?(viewed|bought)|more from|complete the look|shop the look|reviews?\b|customer reviews|ratings?( &| and) reviews)/i;
+  /^((explore|discover|shop|see|view|browse) )?(related|similar|recommended|sponsored|other (products|items)|more (products|items)|recently viewed|you (may|might) (also )?like|customers (also|who|frequently)|products related to|featured products|(seller|buyer)s?'? feedback|top reviews|(user |customer )?testimonials|customers say|(choose your |purchase options and )add-ons|(\w+ )?accessories\W*$|shipping (&|and) (returns|fee)|(delivery|shipping) (&|and) returns|where are we shipping|frequently bought|people (who )?(also )?(viewed|bought)|more from|complete the look|shop the look|reviews?\b|customer reviews|ratings?( &| and) reviews)/i;
 
 /**
  * On a product page, cards of other products (related, also viewed, variations) are links to
