@@ -37,15 +37,27 @@ function titleTypes(document: Document): string[] {
   const named = [...document.querySelectorAll('h1')]
     .slice(0, MAX_TITLES)
     .filter((h1) =>
-      [h1, h1.parentElement, ...h1.querySelectorAll('*')]
-        .slice(0, MAX_TITLE_PARTS)
-        .some((part) =>
-          ['class', 'id', 'itemprop'].some((name) =>
-            PRODUCT_TITLE.test((part?.getAttribute(name) ?? '').slice(0, 300)),
-          ),
+      titleParts(h1).some((part) =>
+        ['class', 'id', 'itemprop'].some((name) =>
+          PRODUCT_TITLE.test((part.getAttribute(name) ?? '').slice(0, 300)),
         ),
+      ),
     );
   return named.length === 1 || named.length === 2 ? ['Product'] : [];
+}
+
+/** An h1, its parent and its first elements inside: a bounded read of a page's markup. */
+function titleParts(h1: Element): Element[] {
+  const parts = h1.parentElement ? [h1.parentElement, h1] : [h1];
+  // Breadth first, each element's first children only: a wide or deep h1 costs no more.
+  for (let at = parts.length - 1; at < parts.length && parts.length < MAX_TITLE_PARTS; at++)
+    for (
+      let child = parts[at].firstElementChild;
+      child && parts.length < MAX_TITLE_PARTS;
+      child = child.nextElementSibling
+    )
+      parts.push(child);
+  return parts;
 }
 
 function kindOf(types: string[]): PageKind | undefined {
