@@ -3,7 +3,7 @@ import { removeAuthorFacts, threadRoot } from './discussion';
 import { removeDuplicateBlocks } from './duplicates';
 import { removeFacetPanels } from './facets';
 import type { JsonLdNode } from './json-ld';
-import { removeOtherProducts, removeReviews, removeSignups } from './product';
+import { productTitle, removeOtherProducts, removeReviews, removeSignups } from './product';
 import { productFromJsonLd, THIN_PRODUCT_CHARS } from './product-json-ld';
 import type { PageKind } from './profile';
 import {
@@ -96,7 +96,7 @@ function pickContent(document: Document, said: PageKind): { content: Element; ki
   if (kind === 'product') removeReviews(body, page.of);
   const cleaned = measure(body);
   // A product's name heads its page, often apart from the description that outweighs it.
-  const picked = coverageRoot(body, cleaned.of, kind === 'product' ? body.querySelector('h1') : undefined);
+  const picked = coverageRoot(body, cleaned.of, kind === 'product' ? productTitle(body) : undefined);
   const root = kind === 'discussion' ? threadRoot(picked, body) : picked;
   const prune = planPrune(root, cleaned.of, kind !== 'product');
   const pruned = () => {

@@ -1,5 +1,6 @@
 import { parseHTML } from 'linkedom';
 import { extractMainContent, jsonLdNodes, readPageProfile } from './index';
+import { productTitle } from './product';
 
 const sentence = (topic: string, i: number) =>
   `${topic} sentence ${i} carries enough words to read as real prose for the extractor to weigh.`;
@@ -75,6 +76,39 @@ describe('extractMainContent on product pages', () => {
     for (const noise of ['signupTitle', 'signupPitch']) expect(text).not.toContain(noise);
   });
 
+  it("drops what is not the product's own, named by its heading: related items, feedback, shipping", () => {
+    const text = extract(
+      PRODUCT_LD('A kettle.'),
+      `<main><h1>Steel kettle</h1>${paragraphs('kettleDescription', 4)}
+        <div><h2>Products related to this item</h2><p>relatedItem: a steel mug, $12.</p></div>
+        <div><h2>Seller feedback (1,204)</h2><p>feedbackText: arrived on time.</p></div>
+        <div><h2>Customers frequently viewed</h2><p>viewedItem: a copper kettle.</p></div>
+        <div><h2>User testimonials</h2><p>testimonialText: love it.</p></div>
+        <div><h3>Shipping &amp; Returns</h3><p>shippingText: 30 days.</p></div>
+        <div><h2>Kettle accessories</h2><p>accessoryItem: a descaler.</p></div></main>`,
+    );
+    expect(text).toContain('kettleDescription sentence 3');
+    for (const noise of [
+      'relatedItem',
+      'feedbackText',
+      'viewedItem',
+      'testimonialText',
+      'shippingText',
+      'accessoryItem',
+    ])
+      expect(text).not.toContain(noise);
+  });
+
+  it('takes the h1 the <title> names as the product title, past a menu h1 before it', () => {
+    const { document } = parseHTML(
+      `<html><head><title>Steel Kettle | Shop</title></head><body><div class="drawer"><h1>Menu</h1></div>
+        <div class="summary"><h1>Steel  kettle</h1></div></body></html>`,
+    );
+    expect(productTitle(document.body)?.textContent).toBe('Steel  kettle');
+    document.querySelector('.summary')!.remove();
+    expect(productTitle(document.body)?.textContent).toBe('Menu');
+  });
+
   it('reads the product from JSON-LD when the visible page is a script shell', () => {
     const text = extract(
       PRODUCT_LD('<strong>Boils fast.</strong>\nA brushed steel body that keeps its shine.'),
@@ -109,6 +143,18 @@ describe('readPageProfile on product pages', () => {
       'product',
     );
     expect(kind('', item('Product') + item('Product') + item('Product'))).toBe('other');
+  });
+
+  it("takes OpenGraph's product item, not its product group (a shop's collection)", () => {
+    expect(kind('<meta property="og:type" content="product.item">')).toBe('product');
+    expect(kind('<meta property="og:type" content="product.group">')).toBe('other');
+  });
+
+  it('takes an h1 named as the product title when nothing else is said, not a listing of them', () => {
+    const h1 = (i: number) => `<h1 class="title"><span id="productTitle">Kettle ${i}</span></h1>`;
+    expect(kind('', h1(1))).toBe('product');
+    expect(kind('', [1, 2, 3, 4].map(h1).join(''))).toBe('other');
+    expect(kind('<meta property="og:type" content="article">', h1(1))).toBe('article');
   });
 });
 

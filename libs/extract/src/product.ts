@@ -3,9 +3,9 @@ import { names } from './signals';
 import { planPrune } from './structural';
 import { measure, type TextStats } from './text-stats';
 
-/** Headings that introduce other products or what others said, not the page's own product. */
+/** Headings that introduce other products, what others said or the shop's terms, not the page's own product. */
 const ELSEWHERE_HEADING =
-  /^((explore|discover|shop|see|view|browse) )?(related|similar|recommended|sponsored|other (products|items)|more (products|items)|recently viewed|you (may|might) (also )?like|customers (also|who)|frequently bought|people (who )?(also )?(viewed|bought)|more from|complete the look|shop the look|reviews?\b|customer reviews|ratings?( &| and) reviews)/i;
+  /^((explore|discover|shop|see|view|browse) )?(related|similar|recommended|sponsored|other (products|items)|more (products|items)|recently viewed|you (may|might) (also )?like|customers (also|who|frequently)|products related to|featured products|(seller|buyer)s?'? feedback|top reviews|(user |customer )?testimonials|customers say|(choose your |purchase options and )add-ons|(\w+ )?accessories\W*$|shipping (&|and) (returns|fee)|(delivery|shipping) (&|and) returns|where are we shipping|frequently bought|people (who )?(also )?(viewed|bought)|more from|complete the look|shop the look|reviews?\b|customer reviews|ratings?( &| and) reviews)/i;
 
 /**
  * On a product page, cards of other products (related, also viewed, variations) are links to
@@ -15,6 +15,23 @@ const ELSEWHERE_HEADING =
 export function removeOtherProducts(content: Element): void {
   for (const block of planPrune(content, measure(content).of, false).blocks) block.remove();
   removeSectionsHeaded(content, ELSEWHERE_HEADING);
+}
+
+/** h1s read for the product's name: a page holds a few (an accessibility summary, a menu's, the name's). */
+const MAX_TITLES = 20;
+
+const readAs = (text: string | null | undefined) => (text ?? '').replace(/\s+/g, ' ').trim().toLowerCase();
+
+/**
+ * The h1 naming the product: the one the page's <title> holds ("Steel kettle | Shop"), else the
+ * first. A page may open with other h1s (a menu's, a screen reader's summary) that are no title.
+ */
+export function productTitle(root: Element): Element | null {
+  const titles = [...root.querySelectorAll('h1')].slice(0, MAX_TITLES);
+  const title = readAs(root.ownerDocument.title);
+  return (
+    titles.find((h1) => readAs(h1.textContent) && title.includes(readAs(h1.textContent))) ?? titles[0] ?? null
+  );
 }
 
 /** Class and id words of buyers' reviews: what others said of the product, not what the page says. */
@@ -33,7 +50,7 @@ const MAX_REVIEWS_SHARE = 0.9;
  */
 export function removeReviews(root: Element, stats: Map<Element, TextStats>): void {
   const total = Math.max(1, stats.get(root)?.chars ?? 0);
-  const title = root.querySelector('h1');
+  const title = productTitle(root);
   const stack: Element[] = [];
   for (let child = root.firstElementChild; child; child = child.nextElementSibling) stack.push(child);
   while (stack.length) {
@@ -61,7 +78,7 @@ const MAX_SIGNUP_CHARS = 600;
  * chrome's removal takes the field.
  */
 export function removeSignups(root: Element, stats: Map<Element, TextStats>): void {
-  const title = root.querySelector('h1');
+  const title = productTitle(root);
   for (const field of root.querySelectorAll('input[type="email" i]')) {
     let block: Element = field;
     for (

@@ -10,7 +10,8 @@ const KINDS: [RegExp, PageKind][] = [
     /^(Article|NewsArticle|BlogPosting|Report|ScholarlyArticle|AnalysisNewsArticle|OpinionNewsArticle|article)$/i,
     'article',
   ],
-  [/^(Product|ProductGroup|product|og:product)$/i, 'product'],
+  // Not OpenGraph's product.group: shops put it on their collections.
+  [/^(Product|ProductGroup|(og:)?product(\.item)?)$/i, 'product'],
 ];
 
 /** A microdata item of a product; a page holding several lists them (a collection's cards). */
@@ -18,6 +19,46 @@ const PRODUCT_ITEM = /schema\.org\/(Product|IndividualProduct|ProductModel)$/i;
 
 /** Microdata items read: a page's own are a few, a listing's one a card. */
 const MAX_ITEMS = 200;
+
+/** A class, id or itemprop naming a product's title: on the page's h1, it names the page's product. */
+const PRODUCT_TITLE = /product[-_]?(title|name)/i;
+
+/** h1s read for their names. */
+const MAX_TITLES = 20;
+
+/** Elements read per h1: it, its parent, and a few inside it (a title's span). */
+const MAX_TITLE_PARTS = 8;
+
+/**
+ * A page titled by an h1 named as a product's title, once or twice (a page laid out twice repeats
+ * it): a shop without structured data. A listing names each card so, or none.
+ */
+function titleTypes(document: Document): string[] {
+  const named = [...document.querySelectorAll('h1')]
+    .slice(0, MAX_TITLES)
+    .filter((h1) =>
+      titleParts(h1).some((part) =>
+        ['class', 'id', 'itemprop'].some((name) =>
+          PRODUCT_TITLE.test((part.getAttribute(name) ?? '').slice(0, 300)),
+        ),
+      ),
+    );
+  return named.length === 1 || named.length === 2 ? ['Product'] : [];
+}
+
+/** An h1, its parent and its first elements inside: a bounded read of a page's markup. */
+function titleParts(h1: Element): Element[] {
+  const parts = h1.parentElement ? [h1.parentElement, h1] : [h1];
+  // Breadth first, each element's first children only: a wide or deep h1 costs no more.
+  for (let at = parts.length - 1; at < parts.length && parts.length < MAX_TITLE_PARTS; at++)
+    for (
+      let child = parts[at].firstElementChild;
+      child && parts.length < MAX_TITLE_PARTS;
+      child = child.nextElementSibling
+    )
+      parts.push(child);
+  return parts;
+}
 
 function kindOf(types: string[]): PageKind | undefined {
   for (const [pattern, kind] of KINDS) if (types.some((type) => pattern.test(type))) return kind;
@@ -34,8 +75,15 @@ function microdataTypes(document: Document): string[] {
 /**
  * Read before scripts and meta tags are removed; `jsonLd` is the page's (jsonLdNodes). JSON-LD and
  * microdata before OpenGraph: many CMSs say "article" in og:type of every page, a shop's products too.
+ * Then the h1's names: the weakest sign, for a page that says nothing else.
  */
 export function readPageProfile(document: Document, jsonLd = jsonLdNodes(document)): PageKind {
   const og = document.querySelector('meta[property="og:type"]')?.getAttribute('content')?.trim() ?? '';
-  return kindOf(jsonLd.flatMap(typesOf)) ?? kindOf(microdataTypes(document)) ?? kindOf([og]) ?? 'other';
+  return (
+    kindOf(jsonLd.flatMap(typesOf)) ??
+    kindOf(microdataTypes(document)) ??
+    kindOf([og]) ??
+    kindOf(titleTypes(document)) ??
+    'other'
+  );
 }

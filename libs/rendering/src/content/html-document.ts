@@ -40,6 +40,9 @@ const NON_CONTENT = [
 /** Controls whose collapsed panels are read, 16 panels each at most; the rest stay hidden. */
 const MAX_DISCLOSURE_CONTROLS = 1000;
 
+/** Wrappers around a panel shown with it: a collapse's box or two. */
+const MAX_PANEL_WRAPPERS = 2;
+
 /** Attributes holding one URL, by selector. */
 const URL_ATTRIBUTES: [string, string][] = [
   ['a[href]', 'href'],
@@ -253,6 +256,14 @@ function disclosurePanels(document: Document): Set<Element> {
     for (const element of document.querySelectorAll('[id]')) if (ids.has(element.id)) panels.add(element);
   }
   for (const panel of panels) if (panel.closest('nav, [role="navigation"]')) panels.delete(panel);
+  // A collapse wrapper holding the panel alone is what a click shows (`<div style="display:none">`).
+  for (const panel of [...panels])
+    for (
+      let wrapper = panel.parentElement, level = 0;
+      wrapper && wrapper.childElementCount === 1 && level < MAX_PANEL_WRAPPERS;
+      wrapper = wrapper.parentElement, level++
+    )
+      panels.add(wrapper);
   return panels;
 }
 

@@ -123,6 +123,9 @@ describe('buildContent', () => {
       <button aria-expanded="false" aria-controls="faq-1 faq-2">Questions</button>
       <div id="faq-1" style="display: none"><p>accordionText one</p></div>
       <div id="faq-2" hidden><p>accordionText two</p></div>
+      <button aria-expanded="false" aria-controls="faq-3 faq-4">More</button>
+      <div style="display:none;height:0"><div role="region" id="faq-3"><p>wrappedPanelText</p></div></div>
+      <div style="display:none"><div id="faq-4"><p>panelText</p></div><p>besideText</p></div>
       <section role="tabpanel" hidden><p>roleTabpanelText</p></section>
       <div hidden>hiddenText</div>
     </article></main>
@@ -130,9 +133,16 @@ describe('buildContent', () => {
     </body></html>`;
     for (const only_main_content of [true, false]) {
       const { markdown } = build({ only_main_content }, body);
-      for (const kept of ['tabPanelText', 'accordionText one', 'accordionText two', 'roleTabpanelText'])
+      for (const kept of [
+        'tabPanelText',
+        'accordionText one',
+        'accordionText two',
+        'roleTabpanelText',
+        'wrappedPanelText',
+      ])
         expect(markdown).toContain(kept);
       expect(markdown).not.toContain('hiddenText');
+      expect(markdown).not.toContain('besideText');
       expect(markdown).not.toContain('menuText');
     }
   });
