@@ -1,3 +1,5 @@
+import { childElements, walkElements } from './walk';
+
 /**
  * Pages repeat blocks: a description laid out once for phones and once for desktops, a carousel's
  * cloned slides, a sticky copy of the product's title and price. A reader sees one of them; the
@@ -29,23 +31,23 @@ function isWrapper(element: Element): boolean {
 export function removeDuplicateBlocks(root: Element, repeatable: ReadonlySet<string> = NONE): void {
   const seen = new Map<string, Element>();
   let budget = MAX_READ_CHARS;
-  const stack: Element[] = [];
-  for (let child = root.lastElementChild; child; child = child.previousElementSibling) stack.push(child);
-  while (stack.length && budget > 0) {
-    const element = stack.pop()!;
-    if (repeatable.has(element.tagName)) continue;
-    if (!isWrapper(element)) {
+  walkElements(
+    childElements(root),
+    (element) => {
+      if (budget <= 0 || repeatable.has(element.tagName)) return false;
+      if (isWrapper(element)) return true;
       const raw = element.textContent ?? '';
       budget -= raw.length;
       const text = normalized(raw);
-      if (text.length < MIN_CHARS) continue; // nothing under it is long enough either
+      if (text.length < MIN_CHARS) return false; // nothing under it is long enough either
       const first = seen.get(text);
       if (first && !first.contains(element)) {
         element.remove();
-        continue;
+        return false;
       }
       if (!first) seen.set(text, element);
-    }
-    for (let child = element.lastElementChild; child; child = child.previousElementSibling) stack.push(child);
-  }
+      return true;
+    },
+    true,
+  );
 }

@@ -2,6 +2,7 @@ import { removeSectionsHeaded } from './sections';
 import { names } from './signals';
 import { planPrune } from './structural';
 import { measure, type TextStats } from './text-stats';
+import { childElements, walkElements } from './walk';
 
 /** Headings that introduce other products, what others said or the shop's terms, not the page's own product. */
 const ELSEWHERE_HEADING =
@@ -51,22 +52,20 @@ const MAX_REVIEWS_SHARE = 0.9;
 export function removeReviews(root: Element, stats: Map<Element, TextStats>): void {
   const total = Math.max(1, stats.get(root)?.chars ?? 0);
   const title = productTitle(root);
-  const stack: Element[] = [];
-  for (let child = root.firstElementChild; child; child = child.nextElementSibling) stack.push(child);
-  while (stack.length) {
-    const element = stack.pop()!;
+  walkElements(childElements(root), (element) => {
     const { heads, tails } = names(element);
+    const chars = stats.get(element)?.chars ?? 0;
     if (
       [...heads, ...tails].some((word) => REVIEW_WORDS.has(word)) &&
-      (stats.get(element)?.chars ?? 0) >= MIN_REVIEWS_CHARS &&
-      (stats.get(element)?.chars ?? 0) < MAX_REVIEWS_SHARE * total &&
+      chars >= MIN_REVIEWS_CHARS &&
+      chars < MAX_REVIEWS_SHARE * total &&
       !element.contains(title)
     ) {
       element.remove();
-      continue;
+      return false;
     }
-    for (let child = element.firstElementChild; child; child = child.nextElementSibling) stack.push(child);
-  }
+    return true;
+  });
 }
 
 /** A sign-up's lines around its email field: a title, a pitch, a consent line. */

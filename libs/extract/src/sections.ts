@@ -1,4 +1,5 @@
 import { measure, type TextStats } from './text-stats';
+import { childElements, walkElements } from './walk';
 
 /**
  * Sections opened by a label: what a heading or a short line names (other products, related
@@ -156,23 +157,25 @@ function findLines(
   maxChars = MAX_LABEL_CHARS,
 ): Element[] {
   const labels: Element[] = [];
-  const stack: Element[] = [];
-  for (let child = content.lastElementChild; child; child = child.previousElementSibling) stack.push(child);
-  while (stack.length) {
-    const element = stack.pop()!;
-    const { chars = 0, elements = 0 } = stats.get(element) ?? {};
-    if (
-      chars > 0 &&
-      chars <= maxChars &&
-      elements <= MAX_LABEL_ELEMENTS &&
-      // Collapsed first: a line of 80 visible characters may hold megabytes of whitespace.
-      label.test((element.textContent ?? '').replace(/\s+/g, ' ').trim())
-    ) {
-      if (labels.push(element) >= MAX_LABELS) break;
-      continue;
-    }
-    for (let child = element.lastElementChild; child; child = child.previousElementSibling) stack.push(child);
-  }
+  walkElements(
+    childElements(content),
+    (element) => {
+      if (labels.length >= MAX_LABELS) return false;
+      const { chars = 0, elements = 0 } = stats.get(element) ?? {};
+      if (
+        chars > 0 &&
+        chars <= maxChars &&
+        elements <= MAX_LABEL_ELEMENTS &&
+        // Collapsed first: a line of 80 visible characters may hold megabytes of whitespace.
+        label.test((element.textContent ?? '').replace(/\s+/g, ' ').trim())
+      ) {
+        labels.push(element);
+        return false;
+      }
+      return true;
+    },
+    true,
+  );
   return labels;
 }
 

@@ -11,6 +11,13 @@ describe('walkElements', () => {
     expect(seen).toEqual(['b', 'a', 'a2', 'a2b', 'a1']);
   });
 
+  it('visits in document order when asked', () => {
+    const root = body('<div id="a"><p id="a1"></p><p id="a2"><b id="a2b"></b></p></div><div id="b"></div>');
+    const seen: string[] = [];
+    walkElements(childElements(root), (element) => (seen.push(element.id), true), true);
+    expect(seen).toEqual(['a', 'a1', 'a2', 'a2b', 'b']);
+  });
+
   it('does not look inside an element the visitor removed or took whole', () => {
     const root = body(
       '<div id="skip"><p id="inner"></p></div><div id="gone"><p id="lost"></p></div><p id="kept"></p>',

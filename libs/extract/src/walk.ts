@@ -1,14 +1,23 @@
 /**
- * Visits the elements below `roots` top-down, the removal passes' one walk: without recursion (a
- * page may nest thousands deep), and into an element only when `visit` says so, so what a pass
- * removed or took whole is not walked. Siblings come last first (a stack's order).
+ * Visits the elements below `roots` top-down, the extractor's one walk: without recursion (a page
+ * may nest thousands deep), and into an element only when `visit` says so, so what a pass removed
+ * or took whole is not walked. Siblings come last first, or in the document's order when asked
+ * (passes that keep the first of what they find).
  */
-export function walkElements(roots: Iterable<Element>, visit: (element: Element) => boolean): void {
-  const stack = [...roots];
+export function walkElements(
+  roots: Element[],
+  visit: (element: Element) => boolean,
+  inDocumentOrder = false,
+): void {
+  const stack = inDocumentOrder ? [...roots].reverse() : [...roots];
   while (stack.length) {
     const element = stack.pop()!;
     if (!visit(element)) continue;
-    for (let child = element.firstElementChild; child; child = child.nextElementSibling) stack.push(child);
+    if (inDocumentOrder)
+      for (let child = element.lastElementChild; child; child = child.previousElementSibling)
+        stack.push(child);
+    else
+      for (let child = element.firstElementChild; child; child = child.nextElementSibling) stack.push(child);
   }
 }
 
