@@ -32,6 +32,11 @@ describe('labelled tails', () => {
       'Zum Weiterlesen:',
       'Czytaj też',
       'Möchten Sie den Artikel teilen?',
+      'Weitere Beiträge zum Thema',
+      'Weiterführender Link',
+      'Audios et vidéos sur le sujet',
+      'Wie bewerten Sie diesen Artikel?',
+      'Vorschau auf den nächsten Artikel',
     ]) {
       const text = extract(`<div class="entry">${paragraphs('bodyText', 12)}
         <p><strong>${label}</strong></p>${links('elsewhere')}</div>`);
@@ -61,6 +66,18 @@ describe('labelled tails', () => {
     expect(text).not.toContain('email address');
   });
 
+  it('drops the end of comments on an article: none yet, closed, or a prompt to write one', () => {
+    for (const label of ['Keine Kommentare', 'Kommentare geschlossen', 'Kommentieren', 'No comments']) {
+      const text = extract(
+        `<article>${paragraphs('bodyText', 12)}<p>${label}</p><p>Your email address is never shown.</p></article>`,
+        ARTICLE_LD,
+      );
+      expect(text).toContain('bodyText sentence 11');
+      expect(text).not.toContain(label);
+      expect(text).not.toContain('email address');
+    }
+  });
+
   it('keeps what follows a label when that is much of the page: the label opens the content', () => {
     const text = extract(`<div class="entry"><h2>Related topics</h2>${paragraphs('bodyText', 12)}</div>`);
     expect(text).toContain('Related topics');
@@ -81,11 +98,19 @@ describe('credits and bylines', () => {
       `<article><div class="entry-meta"><span class="post-date">5. Mai 2020</span>
       <span class="author">Erika Muster</span></div>${paragraphs('bodyText', 12)}
       <figure><img src="/a.jpg"><figcaption>Foto: Agentur Beispiel</figcaption></figure>
-      <p>© Beispielbild GmbH</p>${paragraphs('moreText', 4)}</article>`,
+      <p>© Beispielbild GmbH</p><p>Titelbild: Archiv Muster</p><p>Crédits photos : Studio Exemple</p>
+      ${paragraphs('moreText', 4)}</article>`,
       ARTICLE_LD,
     );
     expect(text).toContain('moreText sentence 3');
-    for (const noise of ['5. Mai 2020', 'Erika Muster', 'Agentur Beispiel', 'Beispielbild'])
+    for (const noise of [
+      '5. Mai 2020',
+      'Erika Muster',
+      'Agentur Beispiel',
+      'Beispielbild',
+      'Archiv Muster',
+      'Studio Exemple',
+    ])
       expect(text).not.toContain(noise);
   });
 

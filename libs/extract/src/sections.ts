@@ -36,12 +36,13 @@ const ELSEWHERE_WORDS = [
   'das (thema )?könnte (sie|dich) (auch )?interessieren',
   'auch interessant',
   'mehr zum thema',
-  'weitere (artikel|beiträge|nachrichten|themen)',
+  'mehr (themen|artikel|beiträge)',
+  'weitere (artikel|beiträge|nachrichten|themen)( zum thema| aus (der|dem) \\S+)?',
   'lesen sie (auch|hier|mehr)\\b[^.!?]*',
   '(auch|ebenfalls) lesen',
   '(zum )?weiterlesen',
   'schon gelesen',
-  'weiterführende (links?|artikel|beiträge|informationen)',
+  'weiterführender? (links?|artikel|beiträge|informationen)',
   'die redaktion empfiehlt',
   'heute empfehlen wir',
   'empfohlene (beiträge|artikel)',
@@ -54,11 +55,17 @@ const ELSEWHERE_WORDS = [
   '(diesen )?(artikel|beitrag) (gefallen|teilen)\\b[^.]*',
   'möchten sie (den|diesen) (artikel|beitrag) teilen',
   'teilen mit',
+  '(wie )?(bewerten|fanden) sie (diesen|den) (artikel|beitrag)',
+  '(hier können sie )?(den|diesen) (artikel|beitrag) bewerten',
+  'bewerten',
+  '(war|ist) (dieser|der) (artikel|beitrag) hilfreich',
+  '(rate this|was this) (article|post|page)( helpful)?',
+  'vorschau auf den nächsten (artikel|beitrag)',
   'share',
   '(diesen (artikel|beitrag) )?teilen$',
   'articles similaires',
   'à lire aussi',
-  'sur le même sujet',
+  '(\\S+ (et \\S+ )?)?sur le (même )?sujet',
   'vous aimerez aussi',
   'lire aussi',
   'czytaj (też|także|również|więcej)',
@@ -80,7 +87,7 @@ export const ELSEWHERE_LEAD = new RegExp(`^(${ELSEWHERE_WORDS})\\s*[:»›|]`, '
 
 /** Labels that open readers' comments or the form to write one. */
 export const COMMENTS_LABEL =
-  /^((\d+ )?(comments?|responses?|replies|kommentare?|commentaires?|comentarios?)|(leave|post|write) a (reply|comment)|(einen )?kommentar (schreiben|hinterlassen)|schreibe einen kommentar|(laisser|laissez) un commentaire|deja un comentario)[\s:.]*$/i;
+  /^((\d+ |keine |bisher keine |no )?(comments?|responses?|replies|kommentare?|commentaires?|comentarios?)|(leave|post|write) a (reply|comment)|(einen )?kommentare? (schreiben|hinterlassen)|kommentieren|(kommentare|comments) (geschlossen|closed|insgesamt)|schreibe einen kommentar|(laisser|laissez) un commentaire|deja un comentario)[\s:.]*$/i;
 
 const levelOf = (heading: Element) => Number(heading.tagName[1]);
 
@@ -213,7 +220,7 @@ export function removeLabelledTails(content: Element, label: RegExp): void {
  * a line of their own that names who made it, not what the page says.
  */
 export const CREDIT_LINE =
-  /^(©|\(?(foto|fotos|bild|bilder|bildquelle|bildnachweis|bildrechte|photo|photos|image|images|imagen|imágenes|picture|quelle|source|fuente|źródło|zdjęcie|crédito|crédit|credit|credits)( ?(credit|credits|by|via|courtesy))? ?[:©/])/i;
+  /^(©|\(?(foto|fotos|bild|bilder|bildquelle|bildnachweis|bildrechte|titelbild|beitragsbild|photo|photos|image|images|imagen|imágenes|picture|quelle|source|fuente|źródło|zdjęcie|crédito|crédit|crédits|credit|credits)( ?(credit|credits|by|via|courtesy|photos?))? ?[:©/])/i;
 
 /**
  * A thread's controls and counters, each a line of its own under each post: a post's number
