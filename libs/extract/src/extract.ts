@@ -12,6 +12,7 @@ import {
   ELSEWHERE_LABEL,
   ELSEWHERE_LEAD,
   POST_CONTROL_LINE,
+  READING_TIME_LINE,
   removeLabelledTails,
   removeLeadLines,
   removeLines,
@@ -68,6 +69,7 @@ export function extractMainContent(
     // On other pages a comments label can open a thread's replies: the comments weighing decides.
     if (found === 'article') removeLabelledTails(content, COMMENTS_LABEL);
     removeLines(content, CREDIT_LINE);
+    removeLines(content, READING_TIME_LINE);
     removeLeadLines(content, ELSEWHERE_LEAD);
   }
   if (found === 'product') {

@@ -114,6 +114,18 @@ describe('credits and bylines', () => {
       expect(text).not.toContain(noise);
   });
 
+  it('drops a reading-time line and a Spanish "Lea también:" link line, keeping prose about minutes', () => {
+    const text = extract(
+      `<article><p>5 min read</p><p>Lesezeit: 3 Minuten</p>${paragraphs('bodyText', 8)}
+      <p>Lea también: <a href="/otra">Otra noticia con un titular largo</a></p>
+      <p>The dough rests 5 minutes before baking.</p>${paragraphs('moreText', 4)}</article>`,
+      ARTICLE_LD,
+    );
+    expect(text).toContain('moreText sentence 3');
+    expect(text).toContain('rests 5 minutes');
+    for (const noise of ['5 min read', 'Lesezeit', 'Otra noticia']) expect(text).not.toContain(noise);
+  });
+
   it('keeps a section title classed as a header, and drops a page header classed so', () => {
     const { document } = parseHTML(`<!doctype html><html><body><div class="site-header"><a href="/">Logo</a>
       siteTagline for every page</div><div class="entry">${paragraphs('bodyText', 12)}

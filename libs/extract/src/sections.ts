@@ -72,6 +72,9 @@ const ELSEWHERE_WORDS = [
   'zobacz (też|także|również)',
   '(le|te) puede interesar',
   'lee también',
+  'lea( también| más| además)?',
+  'mir[ae]',
+  'dowiedz się więcej',
   'veja também',
   'artículos relacionados',
   'también te puede interesar',
@@ -229,6 +232,13 @@ export const CREDIT_LINE =
  */
 export const POST_CONTROL_LINE =
   /^(#\d+|[+-]?\d[\d,.]*k?|\d+ (likes?|votes?|points?|replies|answers?)|(click|tap) to (expand|shrink|collapse|show more|see more)\W*|(reply( with quote)?|quote|report|like|permalink|ask question|add a comment|share|follow|flag))$/i;
+
+/**
+ * How long the article takes to read ("5 min read", "Lesezeit: 3 Minuten", "11 minut czytania"):
+ * a line of the page's template, not of its text.
+ */
+export const READING_TIME_LINE =
+  /^((lesezeit|reading time|temps de lecture|tiempo de lectura|czas czytania)\W*(ca\. |about )?\d+ ?(min|minutes?|minuten|minutos|minut)\.?|(ca\. )?\d+ ?(min|minutes?|minuten|minutos|minut)\.? (read|lesezeit|lesedauer|de lecture|de lectura|czytania)|ten tekst przeczytasz w .{0,30})$/i;
 
 /** Removes, under `content`, each block whose whole text is a line `line` matches. */
 export function removeLines(content: Element, line: RegExp): void {
