@@ -109,9 +109,10 @@ function pickContent(document: Document, said: PageKind): { content: Element; ki
   if (kind === 'discussion') return { content: pruned(), kind };
   // Mostly repeated items (cards, posts, results): Readability would keep one or drop them all.
   if (kind !== 'article' && prune.itemShare >= ITEM_SHARE) return { content: pruned(), kind };
-  // On what the chrome's removal left: Readability then weighs the page's content only.
-  const article = readabilityCanAfford(page) ? readabilityArticle(document) : undefined;
+  // On what the chrome's removal and the pruning left: Readability then weighs the page's content
+  // only, without the link-dense blocks (a byline's, tags', a breadcrumb's) the pick dropped.
   pruned();
+  const article = readabilityCanAfford(page) ? readabilityArticle(document) : undefined;
   const rootChars = measure(root).of.get(root)!.chars;
   const articleChars = article ? measure(article).of.get(article)!.chars : 0;
   const readable = articleChars >= MIN_ARTICLE_CHARS && articleChars >= ARTICLE_SHARE[kind] * rootChars;
