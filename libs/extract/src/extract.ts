@@ -11,6 +11,7 @@ import {
   CREDIT_LINE,
   ELSEWHERE_LABEL,
   ELSEWHERE_LEAD,
+  FRAME_LINE,
   POST_CONTROL_LINE,
   READING_TIME_LINE,
   removeLabelledTails,
@@ -70,6 +71,7 @@ export function extractMainContent(
     if (found === 'article') removeLabelledTails(content, COMMENTS_LABEL);
     removeLines(content, CREDIT_LINE);
     removeLines(content, READING_TIME_LINE);
+    removeLines(content, FRAME_LINE);
     removeLeadLines(content, ELSEWHERE_LEAD);
   }
   if (found === 'product') {

@@ -126,6 +126,18 @@ describe('credits and bylines', () => {
     for (const noise of ['5 min read', 'Lesezeit', 'Otra noticia']) expect(text).not.toContain(noise);
   });
 
+  it('drops an advertisement label and a link back on lines of their own, not a sentence naming them', () => {
+    const text = extract(
+      `<article>${paragraphs('bodyText', 6)}<p>- Anzeige -</p><div>Advertisement</div>
+      <p>The Anzeige ran in three papers, and advertisement rules apply.</p>
+      ${paragraphs('moreText', 4)}<p><a href="/list">Zurück zur Übersicht</a></p></article>`,
+      ARTICLE_LD,
+    );
+    expect(text).toContain('moreText sentence 3');
+    expect(text).toContain('The Anzeige ran');
+    for (const noise of ['- Anzeige -', 'Advertisement', 'Zurück']) expect(text).not.toContain(noise);
+  });
+
   it('keeps a section title classed as a header, and drops a page header classed so', () => {
     const { document } = parseHTML(`<!doctype html><html><body><div class="site-header"><a href="/">Logo</a>
       siteTagline for every page</div><div class="entry">${paragraphs('bodyText', 12)}

@@ -240,6 +240,13 @@ export const POST_CONTROL_LINE =
 export const READING_TIME_LINE =
   /^((lesezeit|reading time|temps de lecture|tiempo de lectura|czas czytania)\W*(ca\. |about )?\d+ ?(min|minutes?|minuten|minutos|minut)\.?|(ca\. )?\d+ ?(min|minutes?|minuten|minutos|minut)\.? (read|lesezeit|lesedauer|de lecture|de lectura|czytania)|ten tekst przeczytasz w .{0,30})$/i;
 
+/**
+ * A line of its own that labels an advertisement ("Anzeige", "- Advertisement -", "Reklama") or
+ * leads back ("Zurück zur Übersicht", "Back to top", "Alle anzeigen"): the page's frame, not its text.
+ */
+export const FRAME_LINE =
+  /^[-–—\s]*(anzeige|werbung|advertisement|reklama|publicidad|publicité|zurück( zur (übersicht|listenansicht|startseite))?|back to (top|overview)|nach oben|alle anzeigen)[-–—\s:]*$/i;
+
 /** Removes, under `content`, each block whose whole text is a line `line` matches. */
 export function removeLines(content: Element, line: RegExp): void {
   const { of: stats } = measure(content);
