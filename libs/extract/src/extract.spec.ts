@@ -49,6 +49,14 @@ describe('extractMainContent', () => {
     for (const noise of ['footerText', 'mySignature', 'Joined:']) expect(text).not.toContain(noise);
   });
 
+  it("drops a list of links among an article's paragraphs from Readability's pick too", () => {
+    const text = extract(`${NAV}<main><article><h1>Title</h1>${paragraphs('articleBody', 3)}
+      <ul><li><a href="/news">tagLink News</a></li><li><a href="/politik">tagLink Politik</a></li><li><a href="/sport">tagLink Sport</a></li></ul>
+      ${paragraphs('moreBody', 8)}</article></main>${FOOTER}`);
+    expect(text).toContain('moreBody sentence 7');
+    expect(text).not.toContain('tagLink');
+  });
+
   it('keeps a product page: name, price, description and specs, not the menus', () => {
     const text =
       extract(`${NAV}<div class="product-page"><h1>Steel kettle</h1><span class="price">$49.00</span>

@@ -11,7 +11,9 @@ import {
   CREDIT_LINE,
   ELSEWHERE_LABEL,
   ELSEWHERE_LEAD,
+  FRAME_LINE,
   POST_CONTROL_LINE,
+  READING_TIME_LINE,
   removeLabelledTails,
   removeLeadLines,
   removeLines,
@@ -68,6 +70,8 @@ export function extractMainContent(
     // On other pages a comments label can open a thread's replies: the comments weighing decides.
     if (found === 'article') removeLabelledTails(content, COMMENTS_LABEL);
     removeLines(content, CREDIT_LINE);
+    removeLines(content, READING_TIME_LINE);
+    removeLines(content, FRAME_LINE);
     removeLeadLines(content, ELSEWHERE_LEAD);
   }
   if (found === 'product') {
@@ -110,9 +114,10 @@ function pickContent(document: Document, said: PageKind): { content: Element; ki
   // Mostly link-dense blocks (a directory, rows of cards classed one by one): Readability would keep
   // the intro alone. A product's page is its own text; the cards beside it are other products.
   if (kind !== 'product' && prune.blockShare > MAX_PRUNED_SHARE) return { content: pruned(), kind };
-  // On what the chrome's removal left: Readability then weighs the page's content only.
-  const article = readabilityCanAfford(page) ? readabilityArticle(document) : undefined;
+  // On what the chrome's removal and the pruning left: Readability then weighs the page's content
+  // only, without the link-dense blocks (a byline's, tags', a breadcrumb's) the pick dropped.
   pruned();
+  const article = readabilityCanAfford(page) ? readabilityArticle(document) : undefined;
   const rootChars = measure(root).of.get(root)!.chars;
   const articleChars = article ? measure(article).of.get(article)!.chars : 0;
   const readable = articleChars >= MIN_ARTICLE_CHARS && articleChars >= ARTICLE_SHARE[kind] * rootChars;

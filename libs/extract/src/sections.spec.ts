@@ -32,6 +32,11 @@ describe('labelled tails', () => {
       'Zum Weiterlesen:',
       'Czytaj też',
       'Möchten Sie den Artikel teilen?',
+      'Weitere Beiträge zum Thema',
+      'Weiterführender Link',
+      'Audios et vidéos sur le sujet',
+      'Wie bewerten Sie diesen Artikel?',
+      'Vorschau auf den nächsten Artikel',
     ]) {
       const text = extract(`<div class="entry">${paragraphs('bodyText', 12)}
         <p><strong>${label}</strong></p>${links('elsewhere')}</div>`);
@@ -61,6 +66,18 @@ describe('labelled tails', () => {
     expect(text).not.toContain('email address');
   });
 
+  it('drops the end of comments on an article: none yet, closed, or a prompt to write one', () => {
+    for (const label of ['Keine Kommentare', 'Kommentare geschlossen', 'Kommentieren', 'No comments']) {
+      const text = extract(
+        `<article>${paragraphs('bodyText', 12)}<p>${label}</p><p>Your email address is never shown.</p></article>`,
+        ARTICLE_LD,
+      );
+      expect(text).toContain('bodyText sentence 11');
+      expect(text).not.toContain(label);
+      expect(text).not.toContain('email address');
+    }
+  });
+
   it('keeps what follows a label when that is much of the page: the label opens the content', () => {
     const text = extract(`<div class="entry"><h2>Related topics</h2>${paragraphs('bodyText', 12)}</div>`);
     expect(text).toContain('Related topics');
@@ -81,12 +98,44 @@ describe('credits and bylines', () => {
       `<article><div class="entry-meta"><span class="post-date">5. Mai 2020</span>
       <span class="author">Erika Muster</span></div>${paragraphs('bodyText', 12)}
       <figure><img src="/a.jpg"><figcaption>Foto: Agentur Beispiel</figcaption></figure>
-      <p>© Beispielbild GmbH</p>${paragraphs('moreText', 4)}</article>`,
+      <p>© Beispielbild GmbH</p><p>Titelbild: Archiv Muster</p><p>Crédits photos : Studio Exemple</p>
+      ${paragraphs('moreText', 4)}</article>`,
       ARTICLE_LD,
     );
     expect(text).toContain('moreText sentence 3');
-    for (const noise of ['5. Mai 2020', 'Erika Muster', 'Agentur Beispiel', 'Beispielbild'])
+    for (const noise of [
+      '5. Mai 2020',
+      'Erika Muster',
+      'Agentur Beispiel',
+      'Beispielbild',
+      'Archiv Muster',
+      'Studio Exemple',
+    ])
       expect(text).not.toContain(noise);
+  });
+
+  it('drops a reading-time line and a Spanish "Lea también:" link line, keeping prose about minutes', () => {
+    const text = extract(
+      `<article><p>5 min read</p><p>Lesezeit: 3 Minuten</p>${paragraphs('bodyText', 8)}
+      <p>Lea también: <a href="/otra">Otra noticia con un titular largo</a></p>
+      <p>The dough rests 5 minutes before baking.</p>${paragraphs('moreText', 4)}</article>`,
+      ARTICLE_LD,
+    );
+    expect(text).toContain('moreText sentence 3');
+    expect(text).toContain('rests 5 minutes');
+    for (const noise of ['5 min read', 'Lesezeit', 'Otra noticia']) expect(text).not.toContain(noise);
+  });
+
+  it('drops an advertisement label and a link back on lines of their own, not a sentence naming them', () => {
+    const text = extract(
+      `<article>${paragraphs('bodyText', 6)}<p>- Anzeige -</p><div>Advertisement</div>
+      <p>The Anzeige ran in three papers, and advertisement rules apply.</p>
+      ${paragraphs('moreText', 4)}<p><a href="/list">Zurück zur Übersicht</a></p></article>`,
+      ARTICLE_LD,
+    );
+    expect(text).toContain('moreText sentence 3');
+    expect(text).toContain('The Anzeige ran');
+    for (const noise of ['- Anzeige -', 'Advertisement', 'Zurück']) expect(text).not.toContain(noise);
   });
 
   it('keeps a section title classed as a header, and drops a page header classed so', () => {

@@ -37,12 +37,13 @@ const ELSEWHERE_WORDS = [
   'das (thema )?könnte (sie|dich) (auch )?interessieren',
   'auch interessant',
   'mehr zum thema',
-  'weitere (artikel|beiträge|nachrichten|themen)',
+  'mehr (themen|artikel|beiträge)',
+  'weitere (artikel|beiträge|nachrichten|themen)( zum thema| aus (der|dem) \\S+)?',
   'lesen sie (auch|hier|mehr)\\b[^.!?]*',
   '(auch|ebenfalls) lesen',
   '(zum )?weiterlesen',
   'schon gelesen',
-  'weiterführende (links?|artikel|beiträge|informationen)',
+  'weiterführender? (links?|artikel|beiträge|informationen)',
   'die redaktion empfiehlt',
   'heute empfehlen wir',
   'empfohlene (beiträge|artikel)',
@@ -55,17 +56,26 @@ const ELSEWHERE_WORDS = [
   '(diesen )?(artikel|beitrag) (gefallen|teilen)\\b[^.]*',
   'möchten sie (den|diesen) (artikel|beitrag) teilen',
   'teilen mit',
+  '(wie )?(bewerten|fanden) sie (diesen|den) (artikel|beitrag)',
+  '(hier können sie )?(den|diesen) (artikel|beitrag) bewerten',
+  'bewerten',
+  '(war|ist) (dieser|der) (artikel|beitrag) hilfreich',
+  '(rate this|was this) (article|post|page)( helpful)?',
+  'vorschau auf den nächsten (artikel|beitrag)',
   'share',
   '(diesen (artikel|beitrag) )?teilen$',
   'articles similaires',
   'à lire aussi',
-  'sur le même sujet',
+  '(\\S+ (et \\S+ )?)?sur le (même )?sujet',
   'vous aimerez aussi',
   'lire aussi',
   'czytaj (też|także|również|więcej)',
   'zobacz (też|także|również)',
   '(le|te) puede interesar',
   'lee también',
+  'lea( también| más| además)?',
+  'mir[ae]',
+  'dowiedz się więcej',
   'veja também',
   'artículos relacionados',
   'también te puede interesar',
@@ -81,7 +91,7 @@ export const ELSEWHERE_LEAD = new RegExp(`^(${ELSEWHERE_WORDS})\\s*[:»›|]`, '
 
 /** Labels that open readers' comments or the form to write one. */
 export const COMMENTS_LABEL =
-  /^((\d+ )?(comments?|responses?|replies|kommentare?|commentaires?|comentarios?)|(leave|post|write) a (reply|comment)|(einen )?kommentar (schreiben|hinterlassen)|schreibe einen kommentar|(laisser|laissez) un commentaire|deja un comentario)[\s:.]*$/i;
+  /^((\d+ |keine |bisher keine |no )?(comments?|responses?|replies|kommentare?|commentaires?|comentarios?)|(leave|post|write) a (reply|comment)|(einen )?kommentare? (schreiben|hinterlassen)|kommentieren|(kommentare|comments) (geschlossen|closed|insgesamt)|schreibe einen kommentar|(laisser|laissez) un commentaire|deja un comentario)[\s:.]*$/i;
 
 const levelOf = (heading: Element) => Number(heading.tagName[1]);
 
@@ -216,7 +226,7 @@ export function removeLabelledTails(content: Element, label: RegExp): void {
  * a line of their own that names who made it, not what the page says.
  */
 export const CREDIT_LINE =
-  /^(©|\(?(foto|fotos|bild|bilder|bildquelle|bildnachweis|bildrechte|photo|photos|image|images|imagen|imágenes|picture|quelle|source|fuente|źródło|zdjęcie|crédito|crédit|credit|credits)( ?(credit|credits|by|via|courtesy))? ?[:©/])/i;
+  /^(©|\(?(foto|fotos|bild|bilder|bildquelle|bildnachweis|bildrechte|titelbild|beitragsbild|photo|photos|image|images|imagen|imágenes|picture|quelle|source|fuente|źródło|zdjęcie|crédito|crédit|crédits|credit|credits)( ?(credit|credits|by|via|courtesy|photos?))? ?[:©/])/i;
 
 /**
  * A thread's controls and counters, each a line of its own under each post: a post's number
@@ -225,6 +235,20 @@ export const CREDIT_LINE =
  */
 export const POST_CONTROL_LINE =
   /^(#\d+|[+-]?\d[\d,.]*k?|\d+ (likes?|votes?|points?|replies|answers?)|(click|tap) to (expand|shrink|collapse|show more|see more)\W*|(reply( with quote)?|quote|report|like|permalink|ask question|add a comment|share|follow|flag))$/i;
+
+/**
+ * How long the article takes to read ("5 min read", "Lesezeit: 3 Minuten", "11 minut czytania"):
+ * a line of the page's template, not of its text.
+ */
+export const READING_TIME_LINE =
+  /^((lesezeit|reading time|temps de lecture|tiempo de lectura|czas czytania)\W*(ca\. |about )?\d+ ?(min|minutes?|minuten|minutos|minut)\.?|(ca\. )?\d+ ?(min|minutes?|minuten|minutos|minut)\.? (read|lesezeit|lesedauer|de lecture|de lectura|czytania)|ten tekst przeczytasz w .{0,30})$/i;
+
+/**
+ * A line of its own that labels an advertisement ("Anzeige", "- Advertisement -", "Reklama") or
+ * leads back ("Zurück zur Übersicht", "Back to top", "Alle anzeigen"): the page's frame, not its text.
+ */
+export const FRAME_LINE =
+  /^[-–—\s]*(anzeige|werbung|advertisement|reklama|publicidad|publicité|zurück( zur (übersicht|listenansicht|startseite))?|back to (top|overview)|nach oben|alle anzeigen)[-–—\s:]*$/i;
 
 /** Removes, under `content`, each block whose whole text is a line `line` matches. */
 export function removeLines(content: Element, line: RegExp): void {

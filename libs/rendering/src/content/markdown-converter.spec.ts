@@ -1,4 +1,4 @@
-import { escapeMarkdown } from './markdown-converter';
+import { escapeMarkdown, markdownUrl } from './markdown-converter';
 
 describe('escapeMarkdown', () => {
   it.each([
@@ -17,5 +17,13 @@ describe('escapeMarkdown', () => {
     ['1984. not a list', '1984\\. not a list'],
   ])('escapes %j as %j', (text, escaped) => {
     expect(escapeMarkdown(text)).toBe(escaped);
+  });
+});
+
+describe('markdownUrl', () => {
+  it('percent-encodes what would end a destination early and leaves the rest', () => {
+    expect(markdownUrl('https://x.test/a (b)/<c>?q=1&r=%20\t')).toBe(
+      'https://x.test/a%20%28b%29/%3Cc%3E?q=1&r=%20%09',
+    );
   });
 });

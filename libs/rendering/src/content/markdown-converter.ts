@@ -285,6 +285,14 @@ export function escapeMarkdown(text: string): string {
 }
 
 /**
+ * A link or image destination as markdown readers agree on it: parentheses, angle brackets and
+ * whitespace percent-encoded (the URL it names is the same), since many readers end a destination
+ * at the first `)` and ignore a backslash escape there.
+ */
+export const markdownUrl = (url: string) =>
+  url.replace(/[()<>\s]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+
+/**
  * The markdown of `root`'s children under `rules` (first match wins; blank nodes and the
  * fallbacks as turndown's). `root` is modified (whitespace collapsed).
  */

@@ -1,4 +1,11 @@
-import { escapeMarkdown, isBlock, trimNewlines, type NodeFacts, type Rule } from './markdown-converter';
+import {
+  escapeMarkdown,
+  isBlock,
+  markdownUrl,
+  trimNewlines,
+  type NodeFacts,
+  type Rule,
+} from './markdown-converter';
 
 /**
  * turndown 7's rules and turndown-plugin-gfm's (tables, strikethrough, task lists, highlighted
@@ -16,10 +23,6 @@ const named =
 // Line breaks normalized as an HTML parser's input stream has them.
 const cleanAttribute = (value: string | null) =>
   value ? value.replace(/\r\n?/g, '\n').replace(/\n\s*/g, '\n') : '';
-const escapeLinkDestination = (destination: string) => {
-  const escaped = destination.replace(/([<>()])/g, '\\$1');
-  return escaped.includes(' ') ? `<${escaped}>` : escaped;
-};
 const escapeLinkTitle = (title: string) => title.replace(/"/g, '\\"');
 
 /** The table's first row, as HTMLTableElement.rows[0] finds it. */
@@ -191,7 +194,7 @@ export const MARKDOWN_RULES: Rule[] = [
     filter: (node) => node.nodeName === 'A' && !!node.getAttribute('href'),
     replacement: (content, node) => {
       const title = escapeLinkTitle(cleanAttribute(node.getAttribute('title')));
-      return `[${content}](${escapeLinkDestination(node.getAttribute('href')!)}${title ? ` "${title}"` : ''})`;
+      return `[${content}](${markdownUrl(node.getAttribute('href')!)}${title ? ` "${title}"` : ''})`;
     },
   },
   { filter: named('EM', 'I'), replacement: (content) => (content.trim() ? `*${content}*` : '') },
@@ -207,7 +210,7 @@ export const MARKDOWN_RULES: Rule[] = [
     filter: named('IMG'),
     replacement: (_, node) => {
       const alt = escapeMarkdown(cleanAttribute(node.getAttribute('alt')));
-      const src = escapeLinkDestination(node.getAttribute('src') ?? '');
+      const src = markdownUrl(node.getAttribute('src') ?? '');
       const title = cleanAttribute(node.getAttribute('title'));
       return src ? `![${alt}](${src}${title ? ` "${escapeLinkTitle(title)}"` : ''})` : '';
     },

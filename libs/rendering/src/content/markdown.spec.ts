@@ -90,6 +90,17 @@ describe('elementToMarkdown', () => {
     );
     expect(md).toBe('[![pic](https://x.test/b.png)](https://x.test/b) text');
   });
+
+  it('percent-encodes parentheses and spaces in link and image URLs, keeping titles as written', () => {
+    const md = markdownOf(
+      '<p><a href="https://x.test/wiki/Bee_(insect)" title="Bee (insect)">Bee</a> ' +
+        '<img src="https://x.test/img/hive (1).jpg" alt="Hive" title="A hive (old)"></p>',
+    );
+    expect(md).toBe(
+      '[Bee](https://x.test/wiki/Bee_%28insect%29 "Bee (insect)") ' +
+        '![Hive](https://x.test/img/hive%20%281%29.jpg "A hive (old)")',
+    );
+  });
 });
 
 describe('elementToMarkdown: structure', () => {

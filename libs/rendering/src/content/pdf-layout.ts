@@ -1,4 +1,4 @@
-import { escapeMarkdown } from './markdown-converter';
+import { escapeMarkdown, markdownUrl } from './markdown-converter';
 
 /** One run of text as pdf.js reads it: its baseline's start, its font size and its advance. */
 export interface PdfTextItem {
@@ -149,10 +149,6 @@ function renderLine(line: Line, text: (s: string) => string, link: (s: string, u
   }
   return out + text(line.text.slice(at));
 }
-
-/** `(`, `)` and spaces in a URL would end a markdown link early. */
-const markdownUrl = (url: string) =>
-  url.replace(/[()\s]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
 
 /** Pages after the first start with this line in markdown (docs/api.md, PDF documents). */
 export const pageMarker = (page: number) => `<!-- page ${page} -->`;
