@@ -26,4 +26,8 @@ describe('markdownUrl', () => {
       'https://x.test/a%20%28b%29/%3Cc%3E?q=1&r=%20%09',
     );
   });
+
+  it('encodes a space beyond ASCII as its UTF-8 bytes, as a URL names it', () => {
+    expect(markdownUrl('https://x.test/a\u00a0b\u3000c')).toBe('https://x.test/a%C2%A0b%E3%80%80c');
+  });
 });

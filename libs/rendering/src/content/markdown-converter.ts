@@ -290,7 +290,8 @@ export function escapeMarkdown(text: string): string {
  * at the first `)` and ignore a backslash escape there.
  */
 export const markdownUrl = (url: string) =>
-  url.replace(/[()<>\s]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+  // encodeURIComponent leaves parentheses as they are; a wide space is encoded as its UTF-8 bytes.
+  url.replace(/[()<>\s]/g, (c) => (c === '(' ? '%28' : c === ')' ? '%29' : encodeURIComponent(c)));
 
 /**
  * The markdown of `root`'s children under `rules` (first match wins; blank nodes and the
