@@ -109,6 +109,14 @@ describe('extractMainContent on product pages', () => {
     expect(productTitle(document.body)?.textContent).toBe('Menu');
   });
 
+  it('does not read an h1 longer than a line as a name (an h1 around a whole page)', () => {
+    const long = 'kettle '.repeat(400);
+    const { document } = parseHTML(
+      `<html><head><title>${long}</title></head><body><h1 id="page">${long}</h1><h1 id="name">kettle</h1></body></html>`,
+    );
+    expect(productTitle(document.body)?.id).toBe('name');
+  });
+
   it('reads the product from JSON-LD when the visible page is a script shell', () => {
     const text = extract(
       PRODUCT_LD('<strong>Boils fast.</strong>\nA brushed steel body that keeps its shine.'),

@@ -21,6 +21,9 @@ export function removeOtherProducts(content: Element): void {
 /** h1s read for the product's name: a page holds a few (an accessibility summary, a menu's, the name's). */
 const MAX_TITLES = 20;
 
+/** A product's name and a page's <title> are a line; longer text is read no further. */
+const MAX_TITLE_CHARS = 1000;
+
 const readAs = (text: string | null | undefined) => (text ?? '').replace(/\s+/g, ' ').trim().toLowerCase();
 
 /**
@@ -29,10 +32,13 @@ const readAs = (text: string | null | undefined) => (text ?? '').replace(/\s+/g,
  */
 export function productTitle(root: Element): Element | null {
   const titles = [...root.querySelectorAll('h1')].slice(0, MAX_TITLES);
-  const title = readAs(root.ownerDocument.title);
-  return (
-    titles.find((h1) => readAs(h1.textContent) && title.includes(readAs(h1.textContent))) ?? titles[0] ?? null
-  );
+  const title = readAs(root.ownerDocument.title.slice(0, MAX_TITLE_CHARS));
+  const named = titles.find((h1) => {
+    // A name is a line: an h1 around a whole page (hostile or broken) is not read through.
+    const text = h1.textContent ?? '';
+    return text.length <= MAX_TITLE_CHARS && readAs(text) !== '' && title.includes(readAs(text));
+  });
+  return named ?? titles[0] ?? null;
 }
 
 /** Class and id words of buyers' reviews: what others said of the product, not what the page says. */
