@@ -78,10 +78,9 @@ export function extractMainContent(
     removeOtherProducts(content);
     removeDuplicateBlocks(content);
     // Drawn by scripts: what the page's JSON-LD says of the product is what a reader would see.
-    if (measure(content).of.get(content)!.chars < THIN_PRODUCT_CHARS) {
-      const product = productFromJsonLd(jsonLd, content.ownerDocument);
-      if (product) content.append(product);
-    }
+    const thin = measure(content).of.get(content)!.chars < THIN_PRODUCT_CHARS;
+    const product = productFromJsonLd(jsonLd, content, thin);
+    if (product) content.append(product);
   } else if (found === 'discussion') {
     removeAuthorFacts(content, measure(content).of);
     removeLines(content, POST_CONTROL_LINE);

@@ -127,6 +127,20 @@ describe('extractMainContent on product pages', () => {
     expect(text).not.toContain('<strong>');
   });
 
+  it('adds the JSON-LD description that scripts draw to a page showing the rest of the product', () => {
+    const description =
+      'scriptedDescription: a brushed steel body that keeps its shine for years.\n' +
+      'scriptedLid: the wide lid opens with one hand and fills without spilling a drop.';
+    const buyBox = `<main><h1>Steel kettle</h1><p>$49.00</p>${paragraphs('sizeAndColour', 3)}</main>`;
+    const text = extract(PRODUCT_LD(description), buyBox);
+    for (const part of ['sizeAndColour sentence 2', 'scriptedDescription: a brushed', 'scriptedLid'])
+      expect(text).toContain(part);
+    // Shown already, or percent-encoded (no text a reader sees): not added.
+    const shown = extract(PRODUCT_LD(description), buyBox.replace('</main>', `<p>${description}</p></main>`));
+    expect(shown.split('scriptedLid').length).toBe(2);
+    expect(extract(PRODUCT_LD(encodeURIComponent(description)), buyBox)).not.toContain('scriptedDescription');
+  });
+
   it('leaves a product page with visible text as it is', () => {
     const text = extract(
       PRODUCT_LD('jsonLdOnly description.'),
