@@ -43,16 +43,23 @@ const MAX_CONTENT_CHARS = 200_000;
 
 const wordsOf = (value: string) => value.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 
+/** The share of `words` that `element`'s text holds. */
+export function shareShown(words: string[], element: Element): number {
+  const shown = new Set(wordsOf((element.textContent ?? '').slice(0, MAX_CONTENT_CHARS)));
+  return words.filter((word) => shown.has(word)).length / Math.max(1, words.length);
+}
+
+const productOf = (jsonLd: JsonLdNode[]) =>
+  jsonLd.find((candidate) => typesOf(candidate).some((type) => PRODUCT.test(type)));
+
 /**
- * Whether `content` holds most words of the description's paragraphs. A short description counts
- * as shown, as does one without spaces (percent-encoded: no text a reader would see).
+ * The words of the product's JSON-LD description, when it is the page's own text: not a short line
+ * of a template, nor one without spaces (percent-encoded: no text a reader would see).
  */
-function shows(content: Element, paragraphs: string[]): boolean {
-  const joined = paragraphs.join(' ');
-  if (joined.split(' ').length < MIN_DESCRIPTION_WORDS) return true;
-  const words = wordsOf(joined);
-  const shown = new Set(wordsOf((content.textContent ?? '').slice(0, MAX_CONTENT_CHARS)));
-  return words.filter((word) => shown.has(word)).length >= MIN_SHOWN_SHARE * words.length;
+export function descriptionWords(jsonLd: JsonLdNode[], document: Document): string[] | undefined {
+  const description = text(productOf(jsonLd)?.description);
+  const joined = description ? paragraphsOf(description, document).join(' ') : '';
+  return joined.split(' ').length < MIN_DESCRIPTION_WORDS ? undefined : wordsOf(joined);
 }
 
 /**
@@ -65,12 +72,15 @@ export function productFromJsonLd(
   content: Element,
   thin: boolean,
 ): Element | undefined {
-  const node = jsonLd.find((candidate) => typesOf(candidate).some((type) => PRODUCT.test(type)));
+  const node = productOf(jsonLd);
   const description = node && text(node.description);
   if (!node || !description) return undefined;
   const document = content.ownerDocument;
+  if (!thin) {
+    const words = descriptionWords(jsonLd, document);
+    if (!words || shareShown(words, content) >= MIN_SHOWN_SHARE) return undefined;
+  }
   const paragraphs = paragraphsOf(description, document);
-  if (!thin && shows(content, paragraphs)) return undefined;
   const section = document.createElement('section');
   const add = (tag: string, content: string) => {
     if (!content) return;
