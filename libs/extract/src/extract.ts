@@ -4,7 +4,7 @@ import { removeDuplicateBlocks } from './duplicates';
 import { removeFacetPanels } from './facets';
 import type { JsonLdNode } from './json-ld';
 import { productTitle, removeOtherProducts, removeReviews, removeSignups } from './product';
-import { productFromJsonLd, THIN_PRODUCT_CHARS } from './product-json-ld';
+import { descriptionWords, productFromJsonLd, shareShown, THIN_PRODUCT_CHARS } from './product-json-ld';
 import type { PageKind } from './profile';
 import {
   COMMENTS_LABEL,
@@ -49,6 +49,18 @@ const MAX_PRUNED_SHARE = 0.6;
  */
 const REPEATABLE = new Set(['P', 'PRE', 'CODE', 'TABLE', 'LI', 'DD', 'DT']);
 
+/**
+ * Readability's article leaves out the product's description when it holds this share of its
+ * words less than the structural pick does: it took the features beside it (a grid of selling
+ * points, a spec table) as the page's text.
+ */
+const DESCRIPTION_LOSS = 0.2;
+
+function losesDescription(article: Element, root: Element, kind: PageKind, jsonLd: JsonLdNode[]): boolean {
+  const words = kind === 'product' ? descriptionWords(jsonLd, root.ownerDocument) : undefined;
+  return !!words && shareShown(words, root) - shareShown(words, article) >= DESCRIPTION_LOSS;
+}
+
 /** Below this many characters Readability's pick is a mis-pick. */
 const MIN_ARTICLE_CHARS = 200;
 
@@ -63,7 +75,7 @@ export function extractMainContent(
   kind: PageKind = 'other',
   jsonLd: JsonLdNode[] = [],
 ): Element {
-  const { content, kind: found } = pickContent(document, kind);
+  const { content, kind: found } = pickContent(document, kind, jsonLd);
   // A thread's related threads close it too; its posts' replies are its content.
   removeLabelledTails(content, ELSEWHERE_LABEL);
   if (found !== 'discussion') {
@@ -78,10 +90,9 @@ export function extractMainContent(
     removeOtherProducts(content);
     removeDuplicateBlocks(content);
     // Drawn by scripts: what the page's JSON-LD says of the product is what a reader would see.
-    if (measure(content).of.get(content)!.chars < THIN_PRODUCT_CHARS) {
-      const product = productFromJsonLd(jsonLd, content.ownerDocument);
-      if (product) content.append(product);
-    }
+    const thin = measure(content).of.get(content)!.chars < THIN_PRODUCT_CHARS;
+    const product = productFromJsonLd(jsonLd, content, thin);
+    if (product) content.append(product);
   } else if (found === 'discussion') {
     removeAuthorFacts(content, measure(content).of);
     removeLines(content, POST_CONTROL_LINE);
@@ -90,7 +101,11 @@ export function extractMainContent(
 }
 
 /** The content's element, and what the page turned out to be. */
-function pickContent(document: Document, said: PageKind): { content: Element; kind: PageKind } {
+function pickContent(
+  document: Document,
+  said: PageKind,
+  jsonLd: JsonLdNode[],
+): { content: Element; kind: PageKind } {
   const body = document.body ?? document.documentElement;
   const page = measure(body);
   if (said === 'product') removeSignups(body, page.of);
@@ -121,5 +136,5 @@ function pickContent(document: Document, said: PageKind): { content: Element; ki
   const rootChars = measure(root).of.get(root)!.chars;
   const articleChars = article ? measure(article).of.get(article)!.chars : 0;
   const readable = articleChars >= MIN_ARTICLE_CHARS && articleChars >= ARTICLE_SHARE[kind] * rootChars;
-  return { content: readable ? article! : root, kind };
+  return { content: readable && !losesDescription(article!, root, kind, jsonLd) ? article! : root, kind };
 }

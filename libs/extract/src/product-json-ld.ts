@@ -32,14 +32,55 @@ function priceOf(node: JsonLdNode): string {
   return '';
 }
 
+/** Fewer words are a line of a template ("A kettle."), which a page with text of its own need not show. */
+const MIN_DESCRIPTION_WORDS = 15;
+
+/** Below this share of its words in the content, the description is not shown there. */
+const MIN_SHOWN_SHARE = 0.5;
+
+/** Characters of the content read for the description's words: a product page's text is a few pages. */
+const MAX_CONTENT_CHARS = 200_000;
+
+const wordsOf = (value: string) => value.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+
+/** The share of `words` that `element`'s text holds. */
+export function shareShown(words: string[], element: Element): number {
+  const shown = new Set(wordsOf((element.textContent ?? '').slice(0, MAX_CONTENT_CHARS)));
+  return words.filter((word) => shown.has(word)).length / Math.max(1, words.length);
+}
+
+const productOf = (jsonLd: JsonLdNode[]) =>
+  jsonLd.find((candidate) => typesOf(candidate).some((type) => PRODUCT.test(type)));
+
 /**
- * The product the page's JSON-LD describes, as elements (name, price, description paragraphs),
- * for a product page whose visible text is thin; undefined when it describes none with a description.
+ * The words of the product's JSON-LD description, when it is the page's own text: not a short line
+ * of a template, nor one without spaces (percent-encoded: no text a reader would see).
  */
-export function productFromJsonLd(jsonLd: JsonLdNode[], document: Document): Element | undefined {
-  const node = jsonLd.find((candidate) => typesOf(candidate).some((type) => PRODUCT.test(type)));
+export function descriptionWords(jsonLd: JsonLdNode[], document: Document): string[] | undefined {
+  const description = text(productOf(jsonLd)?.description);
+  const joined = description ? paragraphsOf(description, document).join(' ') : '';
+  return joined.split(' ').length < MIN_DESCRIPTION_WORDS ? undefined : wordsOf(joined);
+}
+
+/**
+ * The product the page's JSON-LD describes, as elements: name, price and description paragraphs
+ * for a product page whose visible text is thin; the description alone when `content` has text of
+ * its own but not the description, which scripts draw. Undefined when there is nothing to add.
+ */
+export function productFromJsonLd(
+  jsonLd: JsonLdNode[],
+  content: Element,
+  thin: boolean,
+): Element | undefined {
+  const node = productOf(jsonLd);
   const description = node && text(node.description);
   if (!node || !description) return undefined;
+  const document = content.ownerDocument;
+  if (!thin) {
+    const words = descriptionWords(jsonLd, document);
+    if (!words || shareShown(words, content) >= MIN_SHOWN_SHARE) return undefined;
+  }
+  const paragraphs = paragraphsOf(description, document);
   const section = document.createElement('section');
   const add = (tag: string, content: string) => {
     if (!content) return;
@@ -47,8 +88,10 @@ export function productFromJsonLd(jsonLd: JsonLdNode[], document: Document): Ele
     element.textContent = content;
     section.append(element);
   };
-  add('h2', text(node.name).trim());
-  add('p', priceOf(node));
-  for (const paragraph of paragraphsOf(description, document)) add('p', paragraph);
+  if (thin) {
+    add('h2', text(node.name).trim());
+    add('p', priceOf(node));
+  }
+  for (const paragraph of paragraphs) add('p', paragraph);
   return section;
 }

@@ -127,6 +127,41 @@ describe('extractMainContent on product pages', () => {
     expect(text).not.toContain('<strong>');
   });
 
+  it('adds the JSON-LD description that scripts draw to a page showing the rest of the product', () => {
+    const description =
+      'scriptedDescription: a brushed steel body that keeps its shine for years.\n' +
+      'scriptedLid: the wide lid opens with one hand and fills without spilling a drop.';
+    const buyBox = `<main><h1>Steel kettle</h1><p>$49.00</p>${paragraphs('sizeAndColour', 3)}</main>`;
+    const text = extract(PRODUCT_LD(description), buyBox);
+    for (const part of ['sizeAndColour sentence 2', 'scriptedDescription: a brushed', 'scriptedLid'])
+      expect(text).toContain(part);
+    // Shown already, or percent-encoded (no text a reader sees): not added.
+    const shown = extract(PRODUCT_LD(description), buyBox.replace('</main>', `<p>${description}</p></main>`));
+    expect(shown.split('scriptedLid').length).toBe(2);
+    expect(extract(PRODUCT_LD(encodeURIComponent(description)), buyBox)).not.toContain('scriptedDescription');
+  });
+
+  it("takes the structural pick when Readability's article leaves out the product's description", () => {
+    const description =
+      'descriptionText: a brushed steel kettle that boils a litre in three minutes. ' +
+      'Its wide lid opens with one hand, and its base turns all the way round.';
+    const features = Array.from(
+      { length: 6 },
+      (_, i) =>
+        `<div class="feature"><h3>Feature ${i}</h3><p>featureText ${i}, told at length: the element heats fast, the ` +
+        `handle stays cool, the spout pours clean, and the filter keeps scale out of your cup, again and again.</p></div>`,
+    ).join('');
+    const text = extract(
+      PRODUCT_LD(description),
+      `<main><div class="summary"><h1>Steel kettle</h1><span>$49.00</span>
+        <ul><li>specCapacity: 1.7 litres</li><li>specPower: 2200 watts</li></ul><div class="accordion"><div>${description}</div></div></div>
+        <div class="features">${features}</div></main>`,
+    );
+    // The description's neighbours too, which JSON-LD does not hold.
+    for (const part of ['descriptionText', 'specCapacity', 'featureText 5']) expect(text).toContain(part);
+    expect(text.split('descriptionText').length).toBe(2);
+  });
+
   it('leaves a product page with visible text as it is', () => {
     const text = extract(
       PRODUCT_LD('jsonLdOnly description.'),

@@ -22,6 +22,13 @@ describe('signalOf', () => {
     expect(signalOf(element('<form class="search-form"></form>'))).toBe('chrome-name');
   });
 
+  it("reads a framework's prefixed hiding class as hidden, not a breakpoint's", () => {
+    for (const name of ['a-hidden', 'u-hidden', 'js-hidden', 'aok-hidden'])
+      expect(signalOf(element(`<div class="box ${name}"></div>`))).toBe('hidden');
+    for (const name of ['md-hidden', 'lazy-hidden', 'overflow-hidden'])
+      expect(signalOf(element(`<div class="box ${name}"></div>`))).toBe('none');
+  });
+
   it("marks the page's own footer apart from a section's", () => {
     expect(signalOf(element('<footer></footer>'))).toBe('page-footer');
     expect(signalOf(element('<div role="contentinfo"></div>'))).toBe('page-footer');

@@ -87,6 +87,12 @@ const HIDING_CLASSES = new Set(
   ),
 );
 
+/**
+ * A utility class's "hidden" under a framework's short prefix ("u-hidden", "js-hidden"); not a
+ * breakpoint's ("md-hidden" hides on one screen size only).
+ */
+const PREFIXED_HIDING_CLASS = /^(?!(xs|sm|md|lg|xl)-)[a-z]{1,3}-hidden$/;
+
 /** Chrome words that mark navigation: they remove a block only when links make up much of it. */
 const NAVIGATION_WORDS = new Set(
   'nav navbar navigation menu menubar submenu breadcrumb breadcrumbs sidebar toc pagination pager tags tagcloud related recommended recommendations share sharing social socials filter filters facet facets'.split(
@@ -174,7 +180,8 @@ export function signalOf(element: Element): Signal {
     return 'chrome-tag';
   if (element.getAttribute('aria-modal') === 'true') return 'chrome-tag';
   const className = (element.getAttribute('class') ?? '').slice(0, MAX_NAME_CHARS).toLowerCase();
-  for (const name of className.split(/\s+/)) if (HIDING_CLASSES.has(name)) return 'hidden';
+  for (const name of className.split(/\s+/))
+    if (HIDING_CLASSES.has(name) || PREFIXED_HIDING_CLASS.test(name)) return 'hidden';
   const { heads, tails, qualifiers } = names(element);
   const all = [...heads, ...tails];
   const isContent = (word: string) => CONTENT_WORDS.has(word);
