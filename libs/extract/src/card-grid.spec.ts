@@ -1,11 +1,11 @@
 import { parseHTML } from 'linkedom';
-import { planPrune } from './structural';
+import { MIN_ROW_CARDS, planPrune } from './structural';
 import { measure } from './text-stats';
 
-const plan = (body: string) => {
+const plan = (body: string, minCards?: number) => {
   const { document } = parseHTML(`<!doctype html><html><head></head><body>${body}</body></html>`);
   const root = document.getElementById('root')!;
-  return planPrune(root, measure(root).of);
+  return planPrune(root, measure(root).of, true, minCards);
 };
 
 const PROSE = `<p>${'Words of the category description that the page opens with. '.repeat(40)}</p>`;
@@ -30,6 +30,10 @@ describe('planPrune on a grid of cards', () => {
   it('prunes a strip of a few cards beside the content (related stories, other products)', () => {
     const { blocks } = plan(`<div id="root">${PROSE}${grid(4)}</div>`);
     expect(blocks.map((block) => block.className)).toEqual(['grid']);
+  });
+
+  it("keeps a row of a few cards on a page that is no article (a shop's featured products)", () => {
+    expect(plan(`<div id="root">${PROSE}${grid(4)}</div>`, MIN_ROW_CARDS).blocks).toHaveLength(0);
   });
 
   it('prunes a menu of bare links, repeated as it is', () => {
