@@ -55,3 +55,12 @@ describe('planPrune on items told apart by a letter', () => {
     expect(blocks).toHaveLength(0);
   });
 });
+
+describe("planPrune on a story's linked title", () => {
+  it('keeps a block whose text is one heading, linked as a title is', () => {
+    const story = `<div class="story"><div class="title-wrap"><h3><a href="/s/1">A story's own title</a></h3></div><p>Its short summary.</p></div>`;
+    const menu = `<div class="links"><a href="/a">About</a> <a href="/b">Contact</a> <a href="/c">Careers</a></div>`;
+    const { blocks } = plan(`<div id="root">${PROSE}${story}${menu}</div>`);
+    expect(blocks.map((block) => block.className)).toEqual(['links']);
+  });
+});

@@ -82,6 +82,9 @@ class Repeats {
 /** A card's parts (a product's, a story's, a result's), which a menu's entry lacks: a picture or a title. */
 const CARD_PARTS = 'img, picture, h2, h3, h4, h5, h6';
 
+/** Headings that title a card or a story. */
+const TITLE_HEADINGS = 'h1, h2, h3, h4, h5, h6';
+
 /** Levels below a block searched for its cards: a grid's cards sit in a row or a list in it. */
 const CARD_DEPTH = 3;
 
@@ -125,6 +128,12 @@ function holdsCards(
     level = next;
   }
   return cards >= minCards && cardChars >= MIN_CARD_SHARE * (stats.get(block)?.chars ?? 0);
+}
+
+/** Whether all of `block`'s text is its first heading's: a title, linked or not. */
+function isTitle(block: Element, stats: Map<Element, TextStats>): boolean {
+  const heading = block.querySelector(TITLE_HEADINGS);
+  return !!heading && stats.get(heading)?.chars === stats.get(block)?.chars;
 }
 
 export interface PrunePlan {
@@ -172,6 +181,8 @@ export function planPrune(
     // A grid of cards is link-dense too: it stays whole, but a grid beside the text (related
     // stories, other products) does not make the page a listing.
     if (keepItems && holdsCards(element, stats, repeats, minCards)) return false;
+    // A title's link (a card's, a story's) is no navigation: its text is one heading's.
+    if (keepItems && isTitle(element, stats)) return false;
     blocks.push(element);
     blockWeight += weight(own);
     return false;
