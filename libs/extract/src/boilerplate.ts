@@ -1,5 +1,5 @@
 import type { PageKind } from './profile';
-import { type Signal, signalOf } from './signals';
+import { names, type Signal, signalOf } from './signals';
 import type { TextStats } from './text-stats';
 import { childElements, walkElements } from './walk';
 
@@ -73,6 +73,22 @@ function isSectionTitle(element: Element, stats: Map<Element, TextStats>): boole
   );
 }
 
+/** A head's lead is prose: past this share of links it is a menu beside a title. */
+const MAX_HEAD_LINK_DENSITY = 0.2;
+
+/**
+ * A block named a header that holds a title heading and prose ("category-header": a collection's
+ * name and its description): the head of the content. A page's header is mostly links.
+ */
+function isContentHead(element: Element, stats: Map<Element, TextStats>): boolean {
+  const { chars = 0, linkChars = 0 } = stats.get(element) ?? {};
+  if (!chars || linkChars > MAX_HEAD_LINK_DENSITY * chars) return false;
+  const { heads, tails } = names(element);
+  if (![...heads, ...tails].includes('header')) return false;
+  const heading = element.querySelector('h1, h2');
+  return !!heading && (stats.get(heading)?.chars ?? 0) < chars;
+}
+
 /**
  * Removes navigation, headers, footers, sidebars, banners, dialogs and controls, read from tags,
  * roles and class names; top down: what is removed is not looked into. Readers' comments go on an
@@ -98,7 +114,7 @@ export function removeChrome(root: Element, stats: Map<Element, TextStats>, kind
       }
       if (
         removable(signal, stats.get(element), total, kind) &&
-        !(signal === 'chrome-name' && isSectionTitle(element, stats))
+        !(signal === 'chrome-name' && (isSectionTitle(element, stats) || isContentHead(element, stats)))
       ) {
         element.remove();
         return false;

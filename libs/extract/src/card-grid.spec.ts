@@ -1,11 +1,11 @@
 import { parseHTML } from 'linkedom';
-import { planPrune } from './structural';
+import { MIN_ROW_CARDS, planPrune } from './structural';
 import { measure } from './text-stats';
 
-const plan = (body: string) => {
+const plan = (body: string, minCards?: number) => {
   const { document } = parseHTML(`<!doctype html><html><head></head><body>${body}</body></html>`);
   const root = document.getElementById('root')!;
-  return planPrune(root, measure(root).of);
+  return planPrune(root, measure(root).of, true, minCards);
 };
 
 const PROSE = `<p>${'Words of the category description that the page opens with. '.repeat(40)}</p>`;
@@ -32,6 +32,10 @@ describe('planPrune on a grid of cards', () => {
     expect(blocks.map((block) => block.className)).toEqual(['grid']);
   });
 
+  it("keeps a row of a few cards on a page that is no article (a shop's featured products)", () => {
+    expect(plan(`<div id="root">${PROSE}${grid(4)}</div>`, MIN_ROW_CARDS).blocks).toHaveLength(0);
+  });
+
   it('prunes a menu of bare links, repeated as it is', () => {
     const entry = (i: number) => `<li class="entry"><a href="/c/${i}">Category ${i}</a></li>`;
     const { blocks } = plan(`<div id="root">${PROSE}${grid(12, entry)}</div>`);
@@ -49,5 +53,14 @@ describe('planPrune on items told apart by a letter', () => {
       `<div id="root"><p>A few words on the index.</p>${letters.map(column).join('')}</div>`,
     );
     expect(blocks).toHaveLength(0);
+  });
+});
+
+describe("planPrune on a story's linked title", () => {
+  it('keeps a block whose text is one heading, linked as a title is', () => {
+    const story = `<div class="story"><div class="title-wrap"><h3><a href="/s/1">A story's own title</a></h3></div><p>Its short summary.</p></div>`;
+    const menu = `<div class="links"><a href="/a">About</a> <a href="/b">Contact</a> <a href="/c">Careers</a></div>`;
+    const { blocks } = plan(`<div id="root">${PROSE}${story}${menu}</div>`);
+    expect(blocks.map((block) => block.className)).toEqual(['links']);
   });
 });

@@ -19,7 +19,7 @@ import {
   removeLines,
 } from './sections';
 import { readabilityArticle, readabilityCanAfford } from './readability-candidate';
-import { coverageRoot, planPrune } from './structural';
+import { coverageRoot, MIN_CARDS, MIN_ROW_CARDS, planPrune } from './structural';
 import { measure } from './text-stats';
 
 /**
@@ -117,7 +117,12 @@ function pickContent(
   // A product's name heads its page, often apart from the description that outweighs it.
   const picked = coverageRoot(body, cleaned.of, kind === 'product' ? productTitle(body) : undefined);
   const root = kind === 'discussion' ? threadRoot(picked, body) : picked;
-  const prune = planPrune(root, cleaned.of, kind !== 'product');
+  const prune = planPrune(
+    root,
+    cleaned.of,
+    kind !== 'product',
+    kind === 'article' ? MIN_CARDS : MIN_ROW_CARDS,
+  );
   const pruned = () => {
     if (prune.blockShare <= MAX_PRUNED_SHARE) for (const block of prune.blocks) block.remove();
     return root;

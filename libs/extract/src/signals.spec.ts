@@ -62,3 +62,22 @@ describe('a menu made of links alone', () => {
     expect(text).not.toContain('Language199');
   });
 });
+
+describe("a collection's head named a header", () => {
+  it("stays with its title and description, while the site's header of links goes", () => {
+    const cards = Array.from(
+      { length: 12 },
+      (_, i) =>
+        `<li class="card"><a href="/p/${i}"><img src="/p/${i}.jpg" alt=""><h3>Gummy flavour ${i}</h3></a><p>Thirty gummies in a jar, ${i} dollars.</p></li>`,
+    ).join('');
+    const menu = Array.from({ length: 8 }, (_, i) => `<a href="/c/${i}">Category ${i}</a>`).join(' ');
+    const { document } = parseHTML(`<!doctype html><html><body>
+      <div class="site-header">${menu}</div>
+      <section class="category-header"><h1>Gummies</h1><p>Tasty gummies made with care from the plants we grow.</p></section>
+      <ul class="products">${cards}</ul>${'<p>More words about every gummy we make, one line after another.</p>'.repeat(4)}</body></html>`);
+    const text = extractMainContent(document).textContent ?? '';
+    expect(text).toContain('made with care');
+    expect(text).toContain('Gummy flavour 11');
+    expect(text).not.toContain('Category 7');
+  });
+});

@@ -82,14 +82,20 @@ class Repeats {
 /** A card's parts (a product's, a story's, a result's), which a menu's entry lacks: a picture or a title. */
 const CARD_PARTS = 'img, picture, h2, h3, h4, h5, h6';
 
+/** Headings that title a card or a story. */
+const TITLE_HEADINGS = 'h1, h2, h3, h4, h5, h6';
+
 /** Levels below a block searched for its cards: a grid's cards sit in a row or a list in it. */
 const CARD_DEPTH = 3;
 
 /** Share of a link-dense block's text in cards past which the block is a grid, not navigation. */
 const MIN_CARD_SHARE = 0.5;
 
-/** Fewer cards are a strip beside the content (related stories, other products), not a grid. */
-const MIN_CARDS = 10;
+/** Fewer cards are a strip beside an article's text (related stories), not a grid. */
+export const MIN_CARDS = 10;
+
+/** On a page that is no article (a shop's home, a collection), a row of cards is its content. */
+export const MIN_ROW_CARDS = 3;
 
 /** A classed repeated item with a picture or a title. */
 function isCard(element: Element, repeats: Repeats): boolean {
@@ -97,10 +103,15 @@ function isCard(element: Element, repeats: Repeats): boolean {
 }
 
 /**
- * Whether `block` is a grid of cards: MIN_CARDS of them, a few levels down, holding most of its
+ * Whether `block` is a grid of cards: `minCards` of them, a few levels down, holding most of its
  * text. Each level is read once and a card's subtree is not entered: linear in the block.
  */
-function holdsCards(block: Element, stats: Map<Element, TextStats>, repeats: Repeats): boolean {
+function holdsCards(
+  block: Element,
+  stats: Map<Element, TextStats>,
+  repeats: Repeats,
+  minCards: number,
+): boolean {
   let cardChars = 0;
   let cards = 0;
   let level: Element[] = [block];
@@ -116,7 +127,13 @@ function holdsCards(block: Element, stats: Map<Element, TextStats>, repeats: Rep
       }
     level = next;
   }
-  return cards >= MIN_CARDS && cardChars >= MIN_CARD_SHARE * (stats.get(block)?.chars ?? 0);
+  return cards >= minCards && cardChars >= MIN_CARD_SHARE * (stats.get(block)?.chars ?? 0);
+}
+
+/** Whether all of `block`'s text is its first heading's: a title, linked or not. */
+function isTitle(block: Element, stats: Map<Element, TextStats>): boolean {
+  const heading = block.querySelector(TITLE_HEADINGS);
+  return !!heading && stats.get(heading)?.chars === stats.get(block)?.chars;
 }
 
 export interface PrunePlan {
@@ -131,8 +148,16 @@ export interface PrunePlan {
   blockShare: number;
 }
 
-/** What pruning the root would remove, read without changing the tree (Readability copies it next). */
-export function planPrune(root: Element, stats: Map<Element, TextStats>, keepItems = true): PrunePlan {
+/**
+ * What pruning the root would remove, read without changing the tree (Readability copies it next).
+ * A grid of `minCards` cards stays: MIN_CARDS beside an article, MIN_ROW_CARDS on other pages.
+ */
+export function planPrune(
+  root: Element,
+  stats: Map<Element, TextStats>,
+  keepItems = true,
+  minCards = MIN_CARDS,
+): PrunePlan {
   const total = Math.max(1, weight(stats.get(root)));
   const repeats = new Repeats();
   const blocks: Element[] = [];
@@ -155,7 +180,9 @@ export function planPrune(root: Element, stats: Map<Element, TextStats>, keepIte
       return true;
     // A grid of cards is link-dense too: it stays whole, but a grid beside the text (related
     // stories, other products) does not make the page a listing.
-    if (keepItems && holdsCards(element, stats, repeats)) return false;
+    if (keepItems && holdsCards(element, stats, repeats, minCards)) return false;
+    // A title's link (a card's, a story's) is no navigation: its text is one heading's.
+    if (keepItems && isTitle(element, stats)) return false;
     blocks.push(element);
     blockWeight += weight(own);
     return false;
