@@ -14,6 +14,7 @@ import {
   FRAME_LINE,
   POST_CONTROL_LINE,
   READING_TIME_LINE,
+  removeCaptions,
   removeLabelledTails,
   removeLeadLines,
   removeLines,
@@ -69,6 +70,7 @@ export function extractMainContent(
   if (found !== 'discussion') {
     // On other pages a comments label can open a thread's replies: the comments weighing decides.
     if (found === 'article') removeLabelledTails(content, COMMENTS_LABEL);
+    removeCaptions(content);
     removeLines(content, CREDIT_LINE);
     removeLines(content, READING_TIME_LINE);
     removeLines(content, FRAME_LINE);

@@ -163,6 +163,22 @@ describe('credits and bylines', () => {
   });
 });
 
+describe('captions', () => {
+  it("drops a figure's caption, but keeps a gallery whose captions are its text", () => {
+    const figure = (i: number) =>
+      `<figure><img src="/p${i}.jpg"><figcaption>Pumps at sunset number ${i}. Photo: Someone/Agency</figcaption></figure>`;
+    const text = extract(
+      `<div class="entry">${paragraphs('bodyText', 4)}${figure(1)}${paragraphs('moreText', 4)}</div>`,
+    );
+    expect(text).toContain('moreText sentence 3');
+    expect(text).not.toContain('Pumps at sunset');
+    const gallery = extract(
+      `<div class="entry"><p>Our trip in pictures.</p>${[1, 2, 3, 4, 5].map(figure).join('')}</div>`,
+    );
+    expect(gallery).toContain('Pumps at sunset number 5');
+  });
+});
+
 describe('copies of a block', () => {
   it('keeps one copy of a block laid out twice, but repeated code, table and list lines all', () => {
     const code = '<pre><code>curl -u key: https://api.example.test/v1/charges -d amount=1099</code></pre>';
