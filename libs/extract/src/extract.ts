@@ -2,6 +2,7 @@ import { removeChrome } from './boilerplate';
 import { removeAuthorFacts, threadRoot } from './discussion';
 import { removeDuplicateBlocks } from './duplicates';
 import { removeFacetPanels } from './facets';
+import { leadOutside } from './lead';
 import type { JsonLdNode } from './json-ld';
 import { productTitle, removeOtherProducts, removeReviews, removeSignups } from './product';
 import { productFromJsonLd, THIN_PRODUCT_CHARS } from './product-json-ld';
@@ -123,5 +124,9 @@ function pickContent(document: Document, said: PageKind): { content: Element; ki
   const rootChars = measure(root).of.get(root)!.chars;
   const articleChars = article ? measure(article).of.get(article)!.chars : 0;
   const readable = articleChars >= MIN_ARTICLE_CHARS && articleChars >= ARTICLE_SHARE[kind] * rootChars;
-  return { content: readable ? article! : root, kind };
+  const content = readable ? article! : root;
+  // The article's lead, between its headline and its body, is its first paragraph: not a product's.
+  const lead = kind === 'product' ? undefined : leadOutside(body, content, cleaned.of);
+  if (lead) content.prepend(lead.cloneNode(true));
+  return { content, kind };
 }

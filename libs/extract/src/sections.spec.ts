@@ -179,6 +179,17 @@ describe('captions', () => {
   });
 });
 
+describe('lead', () => {
+  it("puts back an article's lead that stands between its headline and its body", () => {
+    const head = `<div class="head"><h1>A headline of the story</h1><div class="article-intro">
+      <p>The lead says in two sentences what the story tells. It is its first paragraph.</p></div></div>`;
+    const body = `<div class="body">${paragraphs('bodyText', 12)}</div>`;
+    const text = extract(`<div class="page">${head}${body}</div>`, ARTICLE_LD);
+    expect(text).toContain('bodyText sentence 11');
+    expect(text).toContain('The lead says in two sentences');
+  });
+});
+
 describe('copies of a block', () => {
   it('keeps one copy of a block laid out twice, but repeated code, table and list lines all', () => {
     const code = '<pre><code>curl -u key: https://api.example.test/v1/charges -d amount=1099</code></pre>';
