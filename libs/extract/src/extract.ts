@@ -8,11 +8,17 @@ import { productTitle, removeOtherProducts, removeReviews, removeSignups } from 
 import { productFromJsonLd, THIN_PRODUCT_CHARS } from './product-json-ld';
 import type { PageKind } from './profile';
 import {
+  CAPTION_LINE,
+  COMMENT_FORM_LINE,
   COMMENTS_LABEL,
   CREDIT_LINE,
   ELSEWHERE_LABEL,
   ELSEWHERE_LEAD,
+  FILED_LINE,
   FRAME_LINE,
+  MAX_CAPTION_CHARS,
+  MAX_COMMENT_FORM_CHARS,
+  MAX_FILED_CHARS,
   POST_CONTROL_LINE,
   READING_TIME_LINE,
   removeCaptions,
@@ -71,7 +77,13 @@ export function extractMainContent(
   if (found !== 'discussion') {
     // On other pages a comments label can open a thread's replies: the comments weighing decides.
     if (found === 'article') removeLabelledTails(content, COMMENTS_LABEL);
-    removeCaptions(content);
+    // A comment form's and a post's template lines; a product's page has its own (removeReviews).
+    if (found !== 'product') {
+      removeLines(content, COMMENT_FORM_LINE, MAX_COMMENT_FORM_CHARS);
+      removeLines(content, FILED_LINE, MAX_FILED_CHARS);
+    }
+    // A gallery's captions are its text, credits and all.
+    if (!removeCaptions(content)) removeLines(content, CAPTION_LINE, MAX_CAPTION_CHARS);
     removeLines(content, CREDIT_LINE);
     removeLines(content, READING_TIME_LINE);
     removeLines(content, FRAME_LINE);

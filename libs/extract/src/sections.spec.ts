@@ -163,6 +163,16 @@ describe('credits and bylines', () => {
   });
 });
 
+describe('filing lines and comment forms', () => {
+  it("drops a post's filing lines and what is left of its comment form", () => {
+    const text = extract(`<div class="entry">${paragraphs('bodyText', 10)}
+      <p>This entry was posted in News, Allgemein. Bookmark the permalink.</p><p>Kategorie: Allgemein</p>
+      <p>Sie müssen sich einloggen, um sich an einer Diskussion beteiligen zu können.</p></div>`);
+    expect(text).toContain('bodyText sentence 9');
+    for (const line of ['This entry was posted', 'Kategorie', 'einloggen']) expect(text).not.toContain(line);
+  });
+});
+
 describe('captions', () => {
   it("drops a figure's caption, but keeps a gallery whose captions are its text", () => {
     const figure = (i: number) =>
@@ -172,6 +182,12 @@ describe('captions', () => {
     );
     expect(text).toContain('moreText sentence 3');
     expect(text).not.toContain('Pumps at sunset');
+    const credited =
+      extract(`<div class="entry">${paragraphs('bodyText', 4)}<p>The ermine in its winter coat. (someone / iStock.com)</p>
+      <p>Rainy days ahead. Foto: Andina</p><p>Our photo shows a tale of two cities. It was taken in spring by a reader.</p>${paragraphs('moreText', 4)}</div>`);
+    expect(credited).not.toContain('ermine');
+    expect(credited).not.toContain('Rainy days');
+    expect(credited).toContain('Our photo shows a tale of two cities');
     const gallery = extract(
       `<div class="entry"><p>Our trip in pictures.</p>${[1, 2, 3, 4, 5].map(figure).join('')}</div>`,
     );
