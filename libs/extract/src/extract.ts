@@ -9,6 +9,7 @@ import { productFromJsonLd, THIN_PRODUCT_CHARS } from './product-json-ld';
 import type { PageKind } from './profile';
 import {
   CAPTION_LINE,
+  COMMENT_FORM_LABEL,
   COMMENT_FORM_LINE,
   COMMENTS_LABEL,
   CREDIT_LINE,
@@ -76,7 +77,7 @@ export function extractMainContent(
   removeLabelledTails(content, ELSEWHERE_LABEL);
   if (found !== 'discussion') {
     // On other pages a comments label can open a thread's replies: the comments weighing decides.
-    if (found === 'article') removeLabelledTails(content, COMMENTS_LABEL);
+    removeLabelledTails(content, found === 'article' ? COMMENTS_LABEL : COMMENT_FORM_LABEL);
     // A comment form's and a post's template lines; a product's page has its own (removeReviews).
     if (found !== 'product') {
       removeLines(content, COMMENT_FORM_LINE, MAX_COMMENT_FORM_CHARS);

@@ -171,6 +171,14 @@ describe('filing lines and comment forms', () => {
     expect(text).toContain('bodyText sentence 9');
     for (const line of ['This entry was posted', 'Kategorie', 'einloggen']) expect(text).not.toContain(line);
   });
+
+  it('drops an empty thread and its form below a page that does not say it is an article', () => {
+    const text = extract(`<div class="entry">${paragraphs('bodyText', 12)}<h3>Bisher keine Kommentare</h3>
+      <p>Name (erforderlich)</p><p>E-Mail (wird nicht veröffentlicht)</p></div>`);
+    expect(text).toContain('bodyText sentence 11');
+    expect(text).not.toContain('Kommentare');
+    expect(text).not.toContain('erforderlich');
+  });
 });
 
 describe('captions', () => {

@@ -104,6 +104,13 @@ export const MAX_COMMENT_FORM_CHARS = 200;
 export const COMMENTS_LABEL =
   /^((\d+ |keine |bisher keine |no )?(comments?|responses?|replies|kommentare?|commentaires?|comentarios?)|(leave|post|write) a (reply|comment)|(einen )?kommentare? (schreiben|hinterlassen)|kommentieren|(kommentare|comments) (geschlossen|closed|insgesamt)|schreibe einen kommentar|(laisser|laissez) un commentaire|deja un comentario)[\s:.]*$/i;
 
+/**
+ * Of those, the labels that only a comment form or an empty thread has ("Keine Kommentare", "Leave a
+ * reply"): on any page, not a count or a bare "Comments" that can open a thread's replies.
+ */
+export const COMMENT_FORM_LABEL =
+  /^((keine|bisher keine|no|noch keine) (comments?|kommentare|commentaires|comentarios)( yet)?|(leave|post|write) a (reply|comment)|(einen )?kommentar (schreiben|hinterlassen)|schreibe einen kommentar|(laisser|laissez) un commentaire|deja un comentario)\b[^.!?]{0,80}[\s:.!?)]*$/i;
+
 const levelOf = (heading: Element) => Number(heading.tagName[1]);
 
 /**
