@@ -2,18 +2,27 @@ import { removeChrome } from './boilerplate';
 import { removeAuthorFacts, threadRoot } from './discussion';
 import { removeDuplicateBlocks } from './duplicates';
 import { removeFacetPanels } from './facets';
+import { leadOutside } from './lead';
 import type { JsonLdNode } from './json-ld';
 import { productTitle, removeOtherProducts, removeReviews, removeSignups } from './product';
 import { descriptionWords, productFromJsonLd, shareShown, THIN_PRODUCT_CHARS } from './product-json-ld';
 import type { PageKind } from './profile';
 import {
+  CAPTION_LINE,
+  COMMENT_FORM_LABEL,
+  COMMENT_FORM_LINE,
   COMMENTS_LABEL,
   CREDIT_LINE,
   ELSEWHERE_LABEL,
   ELSEWHERE_LEAD,
+  FILED_LINE,
   FRAME_LINE,
+  MAX_CAPTION_CHARS,
+  MAX_COMMENT_FORM_CHARS,
+  MAX_FILED_CHARS,
   POST_CONTROL_LINE,
   READING_TIME_LINE,
+  removeCaptions,
   removeLabelledTails,
   removeLeadLines,
   removeLines,
@@ -80,7 +89,14 @@ export function extractMainContent(
   removeLabelledTails(content, ELSEWHERE_LABEL);
   if (found !== 'discussion') {
     // On other pages a comments label can open a thread's replies: the comments weighing decides.
-    if (found === 'article') removeLabelledTails(content, COMMENTS_LABEL);
+    removeLabelledTails(content, found === 'article' ? COMMENTS_LABEL : COMMENT_FORM_LABEL);
+    // A comment form's and a post's template lines; a product's page has its own (removeReviews).
+    if (found !== 'product') {
+      removeLines(content, COMMENT_FORM_LINE, MAX_COMMENT_FORM_CHARS);
+      removeLines(content, FILED_LINE, MAX_FILED_CHARS);
+    }
+    // A gallery's captions are its text, credits and all.
+    if (!removeCaptions(content)) removeLines(content, CAPTION_LINE, MAX_CAPTION_CHARS);
     removeLines(content, CREDIT_LINE);
     removeLines(content, READING_TIME_LINE);
     removeLines(content, FRAME_LINE);
@@ -141,5 +157,9 @@ function pickContent(
   const rootChars = measure(root).of.get(root)!.chars;
   const articleChars = article ? measure(article).of.get(article)!.chars : 0;
   const readable = articleChars >= MIN_ARTICLE_CHARS && articleChars >= ARTICLE_SHARE[kind] * rootChars;
-  return { content: readable && !losesDescription(article!, root, kind, jsonLd) ? article! : root, kind };
+  const content = readable && !losesDescription(article!, root, kind, jsonLd) ? article! : root;
+  // The article's lead, between its headline and its body, is its first paragraph: not a product's.
+  const lead = kind === 'product' ? undefined : leadOutside(body, content, cleaned.of);
+  if (lead) content.prepend(lead.cloneNode(true));
+  return { content, kind };
 }

@@ -163,6 +163,57 @@ describe('credits and bylines', () => {
   });
 });
 
+describe('filing lines and comment forms', () => {
+  it("drops a post's filing lines and what is left of its comment form", () => {
+    const text = extract(`<div class="entry">${paragraphs('bodyText', 10)}
+      <p>This entry was posted in News, Allgemein. Bookmark the permalink.</p><p>Kategorie: Allgemein</p>
+      <p>Sie müssen sich einloggen, um sich an einer Diskussion beteiligen zu können.</p></div>`);
+    expect(text).toContain('bodyText sentence 9');
+    for (const line of ['This entry was posted', 'Kategorie', 'einloggen']) expect(text).not.toContain(line);
+  });
+
+  it('drops an empty thread and its form below a page that does not say it is an article', () => {
+    const text = extract(`<div class="entry">${paragraphs('bodyText', 12)}<h3>Bisher keine Kommentare</h3>
+      <p>Name (erforderlich)</p><p>E-Mail (wird nicht veröffentlicht)</p></div>`);
+    expect(text).toContain('bodyText sentence 11');
+    expect(text).not.toContain('Kommentare');
+    expect(text).not.toContain('erforderlich');
+  });
+});
+
+describe('captions', () => {
+  it("drops a figure's caption, but keeps a gallery whose captions are its text", () => {
+    const figure = (i: number) =>
+      `<figure><img src="/p${i}.jpg"><figcaption>Pumps at sunset number ${i}. Photo: Someone/Agency</figcaption></figure>`;
+    const text = extract(
+      `<div class="entry">${paragraphs('bodyText', 4)}${figure(1)}${paragraphs('moreText', 4)}</div>`,
+    );
+    expect(text).toContain('moreText sentence 3');
+    expect(text).not.toContain('Pumps at sunset');
+    const credited =
+      extract(`<div class="entry">${paragraphs('bodyText', 4)}<p>The ermine in its winter coat. (someone / iStock.com)</p>
+      <p>Rainy days ahead. Foto: Andina</p><p>Our photo shows a tale of two cities. It was taken in spring by a reader.</p>${paragraphs('moreText', 4)}</div>`);
+    expect(credited).not.toContain('ermine');
+    expect(credited).not.toContain('Rainy days');
+    expect(credited).toContain('Our photo shows a tale of two cities');
+    const gallery = extract(
+      `<div class="entry"><p>Our trip in pictures.</p>${[1, 2, 3, 4, 5].map(figure).join('')}</div>`,
+    );
+    expect(gallery).toContain('Pumps at sunset number 5');
+  });
+});
+
+describe('lead', () => {
+  it("puts back an article's lead that stands between its headline and its body", () => {
+    const head = `<div class="head"><h1>A headline of the story</h1><div class="article-intro">
+      <p>The lead says in two sentences what the story tells. It is its first paragraph.</p></div></div>`;
+    const body = `<div class="body">${paragraphs('bodyText', 12)}</div>`;
+    const text = extract(`<div class="page">${head}${body}</div>`, ARTICLE_LD);
+    expect(text).toContain('bodyText sentence 11');
+    expect(text).toContain('The lead says in two sentences');
+  });
+});
+
 describe('copies of a block', () => {
   it('keeps one copy of a block laid out twice, but repeated code, table and list lines all', () => {
     const code = '<pre><code>curl -u key: https://api.example.test/v1/charges -d amount=1099</code></pre>';

@@ -89,9 +89,27 @@ export const ELSEWHERE_LABEL = new RegExp(`^(${ELSEWHERE_WORDS})[\\s:.!?]*$`, 'i
  */
 export const ELSEWHERE_LEAD = new RegExp(`^(${ELSEWHERE_WORDS})\\s*[:»›|]`, 'i');
 
+/**
+ * What is left of a comment form ("Sie müssen sich einloggen, um sich an einer Diskussion zu
+ * beteiligen", "You must be logged in to post a comment", "This site uses Akismet ..."): a line that
+ * asks to log in to comment, or says how comments are filtered.
+ */
+export const COMMENT_FORM_LINE =
+  /^(?=.*(eingeloggt|einloggen|angemeldet|anmelden|logged in|log in|sign in|registriert|registrieren|zalogowany|zaloguj|connecté|connectez|iniciar sesión|registrado))(?=.*(komment|diskussion|comment|antwort|reply|respond|beteiligen|komentarz|commentaire|comentar))|^(diese website verwendet akismet|this site uses akismet)/i;
+
+/** Such a line is a sentence or two. */
+export const MAX_COMMENT_FORM_CHARS = 200;
+
 /** Labels that open readers' comments or the form to write one. */
 export const COMMENTS_LABEL =
   /^((\d+ |keine |bisher keine |no )?(comments?|responses?|replies|kommentare?|commentaires?|comentarios?)|(leave|post|write) a (reply|comment)|(einen )?kommentare? (schreiben|hinterlassen)|kommentieren|(kommentare|comments) (geschlossen|closed|insgesamt)|schreibe einen kommentar|(laisser|laissez) un commentaire|deja un comentario)[\s:.]*$/i;
+
+/**
+ * Of those, the labels that only a comment form or an empty thread has ("Keine Kommentare", "Leave a
+ * reply"): on any page, not a count or a bare "Comments" that can open a thread's replies.
+ */
+export const COMMENT_FORM_LABEL =
+  /^((keine|bisher keine|no|noch keine) (comments?|kommentare|commentaires|comentarios)( yet)?|(leave|post|write) a (reply|comment)|(einen )?kommentar (schreiben|hinterlassen)|schreibe einen kommentar|(laisser|laissez) un commentaire|deja un comentario)\b[^.!?]{0,80}[\s:.!?)]*$/i;
 
 const levelOf = (heading: Element) => Number(heading.tagName[1]);
 
@@ -229,6 +247,16 @@ export const CREDIT_LINE =
   /^(©|\(?(foto|fotos|bild|bilder|bildquelle|bildnachweis|bildrechte|titelbild|beitragsbild|photo|photos|image|images|imagen|imágenes|picture|quelle|source|fuente|źródło|zdjęcie|crédito|crédit|crédits|credit|credits)( ?(credit|credits|by|via|courtesy|photos?))? ?[:©/])/i;
 
 /**
+ * A picture's caption outside a <figcaption>, told by the credit it ends with ("... Foto: Andina",
+ * "(mlharing / iStock.com)", "(REUTERS/Denis Balibouse)", "/ Shutterstock"): a line of its own.
+ */
+export const CAPTION_LINE =
+  /(\b(foto|fotos|fot\.|bild|photo|photos|photograph|imagen|fuente|źródło|quelle)\s?:\s?[^.:]{2,60}|\(\s?(©|\(c\))[^)]{2,60}\)|©\s?[^.]{2,60}|\/\s?(shutterstock|istock|getty ?images|dpa|afp|reuters|imago|picture[- ]alliance|domena publiczna|pap|east news)[^.]{0,40}|\((reuters|afp|ap|efe|dpa|epa)\/[^)]*\)|\([^()]{2,40}\/\s?(istock|shutterstock|getty ?images|unsplash|pixabay|adobe ?stock)[^()]*\))\.?\s*$/i;
+
+/** A caption is a sentence or two. */
+export const MAX_CAPTION_CHARS = 300;
+
+/**
  * A thread's controls and counters, each a line of its own under each post: a post's number
  * ("#12", its permalink), its votes or likes ("13", "4 likes"), its buttons ("Reply with quote",
  * "Click to expand...", "Ask question").
@@ -250,11 +278,21 @@ export const READING_TIME_LINE =
 export const FRAME_LINE =
   /^[-–—\s]*(anzeige|werbung|advertisement|reklama|publicidad|publicité|zurück( zur (übersicht|listenansicht|startseite))?|back to (top|overview)|nach oben|alle anzeigen)[-–—\s:]*$/i;
 
-/** Removes, under `content`, each block whose whole text is a line `line` matches. */
-export function removeLines(content: Element, line: RegExp): void {
+/**
+ * Where and when a post was filed ("This entry was posted in News", "Der Beitrag wurde am ...
+ * veröffentlicht", "Kategorie: News"): a line of the blog's template below or above the text.
+ */
+export const FILED_LINE =
+  /^(this (entry|post) was posted|posted in\b|filed under\b|(der|dieser) (beitrag|eintrag|artikel) wurde (am|unter|in)\b|erstellt am\b|veröffentlicht (am|in|unter)\b|(kategorie|kategorien|category|categories|schlagwörter|schlagworte|tags|catégories?|categorías?|kategoria)\s?:)/i;
+
+/** Such a line names the post's categories or tags too: a few of them. */
+export const MAX_FILED_CHARS = 300;
+
+/** Removes, under `content`, each block whose whole text is a line `line` matches, of `maxChars` at most. */
+export function removeLines(content: Element, line: RegExp, maxChars = MAX_LABEL_CHARS): void {
   const { of: stats } = measure(content);
   const charsOf = (element: Element) => stats.get(element)?.chars ?? 0;
-  for (const found of findLines(content, line, stats)) lineBlock(found, content, charsOf).remove();
+  for (const found of findLines(content, line, stats, maxChars)) lineBlock(found, content, charsOf).remove();
 }
 
 /** A line pointing to another story is short: a label and a headline. */
@@ -268,4 +306,25 @@ export function removeLeadLines(content: Element, lead: RegExp): void {
     const { chars = 0, linkChars = 0 } = stats.get(found) ?? {};
     if (linkChars >= chars / 2) lineBlock(found, content, charsOf).remove();
   }
+}
+
+/** Captions read: past these the rest stays (bounded cost). */
+const MAX_CAPTIONS = 200;
+
+/** Captions go only when all of them hold less than this share of the content: else they are it (a gallery). */
+const MAX_CAPTION_SHARE = 0.3;
+
+/**
+ * Removes, under `content`, figures' captions: what a picture shows and who took it, beside the
+ * text rather than part of it (both corpora's annotations leave them out, nine captions in ten).
+ * Returns whether the captions are kept as the content (a gallery's).
+ */
+export function removeCaptions(content: Element): boolean {
+  const captions = [...content.querySelectorAll('figcaption')].slice(0, MAX_CAPTIONS);
+  if (!captions.length) return false;
+  const { of: stats } = measure(content);
+  const chars = captions.reduce((sum, caption) => sum + (stats.get(caption)?.chars ?? 0), 0);
+  if (chars >= MAX_CAPTION_SHARE * (stats.get(content)?.chars ?? 0)) return true;
+  for (const caption of captions) caption.remove();
+  return false;
 }
