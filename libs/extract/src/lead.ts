@@ -1,4 +1,5 @@
-import type { TextStats } from './text-stats';
+import { classAndId } from './signals';
+import { type TextStats, wordsOf } from './text-stats';
 import { childElements, walkElements } from './walk';
 
 /**
@@ -28,19 +29,11 @@ const MAX_LEAD_LINK_DENSITY = 0.3;
 /** A sentence's end, in the corpora's scripts; or a subheadline's many words. */
 const SENTENCE_END = /[.!?。！？…]/;
 const MIN_LEAD_WORDS = 8;
-const isProse = (text: string) =>
-  SENTENCE_END.test(text) || (text.match(/[\p{L}\p{N}]+/gu)?.length ?? 0) >= MIN_LEAD_WORDS;
-
-/** Class and id read this far (a page can put megabytes in one attribute). */
-const MAX_NAME_CHARS = 300;
+const isProse = (text: string) => SENTENCE_END.test(text) || wordsOf(text).length >= MIN_LEAD_WORDS;
 
 function isLeadNamed(element: Element): boolean {
-  const name = `${element.getAttribute('class') ?? ''} ${element.getAttribute('id') ?? ''}`.slice(
-    0,
-    MAX_NAME_CHARS,
-  );
   // "introBox", "ts-intro", "article__lead": each part of a token; "subtitle-2" is a type scale's step.
-  return name
+  return classAndId(element)
     .replace(/([a-z])([A-Z])/g, '$1-$2')
     .toLowerCase()
     .split(/\s+/)

@@ -1,4 +1,5 @@
 import { type JsonLdNode, typesOf } from './json-ld';
+import { wordsOf } from './text-stats';
 
 /** Below this many visible characters a product page's content is thin: its text is drawn by scripts. */
 export const THIN_PRODUCT_CHARS = 200;
@@ -41,11 +42,9 @@ const MIN_SHOWN_SHARE = 0.5;
 /** Characters of the content read for the description's words: a product page's text is a few pages. */
 const MAX_CONTENT_CHARS = 200_000;
 
-const wordsOf = (value: string) => value.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-
 /** The share of `words` that `element`'s text holds. */
 export function shareShown(words: string[], element: Element): number {
-  const shown = new Set(wordsOf((element.textContent ?? '').slice(0, MAX_CONTENT_CHARS)));
+  const shown = new Set(wordsOf((element.textContent ?? '').slice(0, MAX_CONTENT_CHARS).toLowerCase()));
   return words.filter((word) => shown.has(word)).length / Math.max(1, words.length);
 }
 
@@ -59,7 +58,7 @@ const productOf = (jsonLd: JsonLdNode[]) =>
 export function descriptionWords(jsonLd: JsonLdNode[], document: Document): string[] | undefined {
   const description = text(productOf(jsonLd)?.description);
   const joined = description ? paragraphsOf(description, document).join(' ') : '';
-  return joined.split(' ').length < MIN_DESCRIPTION_WORDS ? undefined : wordsOf(joined);
+  return joined.split(' ').length < MIN_DESCRIPTION_WORDS ? undefined : wordsOf(joined.toLowerCase());
 }
 
 /**

@@ -65,6 +65,10 @@ const CONTENT_WORDS = new Set(
 /** Class and id read this far: a page can put megabytes in one attribute. */
 const MAX_NAME_CHARS = 300;
 
+/** The element's class and id, as written, within MAX_NAME_CHARS. */
+export const classAndId = (element: Element) =>
+  `${element.getAttribute('class') ?? ''} ${element.getAttribute('id') ?? ''}`.slice(0, MAX_NAME_CHARS);
+
 /**
  * State modifiers ("has-sidebar", "no-banner", "hide-read-more-ad") say what is around the element
  * or what to do with it, not what it is; inside a token ("section-with-header") they end its name.
@@ -136,9 +140,8 @@ const QUALIFIED_CHROME = new Set(
 
 /** The words of the element's class and id tokens, not those inside them, which are mostly layout. */
 export function names(element: Element): Names {
-  const name = `${element.getAttribute('class') ?? ''} ${element.getAttribute('id') ?? ''}`;
   const found: Names = { heads: [], tails: [], qualifiers: [] };
-  for (const token of name.slice(0, MAX_NAME_CHARS).toLowerCase().split(/\s+/)) {
+  for (const token of classAndId(element).toLowerCase().split(/\s+/)) {
     const all = token.split(/[-_]+/).filter(Boolean);
     const modifier = all.findIndex((part) => MODIFIER.test(part));
     if (!all.length || modifier === 0) continue;

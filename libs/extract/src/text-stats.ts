@@ -18,6 +18,9 @@ export interface DocumentStats {
   treeWeight: number;
 }
 
+/** The words of `value`: runs of letters and digits, in any script. */
+export const wordsOf = (value: string) => value.match(/[\p{L}\p{N}]+/gu) ?? [];
+
 /** Not read as text: the page's text is what a reader sees. */
 const SKIPPED = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'svg', 'SVG']);
 
