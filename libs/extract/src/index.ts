@@ -1,3 +1,4 @@
 export { extractMainContent } from './extract';
 export { type PageKind, readPageProfile } from './profile';
 export { type JsonLdNode, jsonLdNodes, typesOf } from './json-ld';
+export { walkElements } from './walk';

@@ -1,5 +1,6 @@
 // First: linkedom must find our EventTarget in the module cache when it loads.
 import './lazy-event-target';
+import { walkElements } from '@app/extract';
 import { parseHTML } from 'linkedom';
 import { PageFailure } from '../page-errors';
 import './parser-patches';
@@ -20,22 +21,19 @@ export const MAX_ELEMENTS = 200_000;
 export const MAX_DEPTH = 512;
 
 /** Elements whose text is never page content: code, styling, fallbacks, embedded documents. */
-const NON_CONTENT = [
-  'script',
-  'style',
-  'template',
-  'iframe',
-  'frame',
-  'frameset',
-  'object',
-  'embed',
-  'canvas',
-  'svg',
-  'link',
-  'meta',
-  'base',
-  'dialog:not([open])',
-].join(',');
+const NON_CONTENT = new Set(
+  'SCRIPT STYLE TEMPLATE IFRAME FRAME FRAMESET OBJECT EMBED CANVAS SVG LINK META BASE'.split(' '),
+);
+
+/** Upper case: an <svg> and its children keep theirs as written. */
+const tagOf = (element: Element) => element.tagName.toUpperCase();
+
+/** Every root: linkedom keeps what follows </html> (or a page without <html>) beside it. */
+const rootsOf = (document: Document) => [...document.children];
+
+/** Never shown: non-content, and a dialog not opened. */
+const neverShown = (element: Element) =>
+  NON_CONTENT.has(tagOf(element)) || (tagOf(element) === 'DIALOG' && !element.hasAttribute('open'));
 
 /** Controls whose collapsed panels are read, 16 panels each at most; the rest stay hidden. */
 const MAX_DISCLOSURE_CONTROLS = 1000;
@@ -43,19 +41,18 @@ const MAX_DISCLOSURE_CONTROLS = 1000;
 /** Wrappers around a panel shown with it: a collapse's box or two. */
 const MAX_PANEL_WRAPPERS = 2;
 
-/** Attributes holding one URL, by selector. */
-const URL_ATTRIBUTES: [string, string][] = [
-  ['a[href]', 'href'],
-  ['area[href]', 'href'],
-  ['img[src]', 'src'],
-  ['source[src]', 'src'],
-  ['video[src]', 'src'],
-  ['video[poster]', 'poster'],
-  ['audio[src]', 'src'],
-  ['track[src]', 'src'],
-  ['blockquote[cite]', 'cite'],
-  ['q[cite]', 'cite'],
-];
+/** Attributes holding one URL, by tag. */
+const URL_ATTRIBUTES: Record<string, string[]> = {
+  A: ['href'],
+  AREA: ['href'],
+  IMG: ['src'],
+  SOURCE: ['src'],
+  VIDEO: ['src', 'poster'],
+  AUDIO: ['src'],
+  TRACK: ['src'],
+  BLOCKQUOTE: ['cite'],
+  Q: ['cite'],
+};
 
 /** Where lazy-loading scripts keep an image's real address until it scrolls into view. */
 const LAZY_SRC = ['data-src', 'data-lazy-src', 'data-original', 'data-url'];
@@ -181,23 +178,26 @@ function absoluteSrcset(srcset: string, base: string): string {
  * Rewrites every link and media reference to an absolute URL, takes lazy images' real sources, and
  * drops `javascript:` links, which lead nowhere outside the page.
  */
-export function absolutizeUrls(root: ParentNode, base: string): void {
-  for (const img of root.querySelectorAll('img')) {
-    const src = img.getAttribute('src') ?? '';
-    const lazy = LAZY_SRC.map((name) => img.getAttribute(name)).find(Boolean);
-    if (lazy && (!src || src.startsWith('data:'))) img.setAttribute('src', lazy);
-  }
-  for (const [selector, attribute] of URL_ATTRIBUTES) {
-    for (const element of root.querySelectorAll(selector)) {
-      const value = element.getAttribute(attribute) ?? '';
+export function absolutizeUrls(document: Document, base: string): void {
+  // One walk over the elements: a selector query per attribute walked the whole tree each.
+  walkElements(rootsOf(document), (element) => {
+    const tag = tagOf(element);
+    if (tag === 'IMG') {
+      const src = element.getAttribute('src') ?? '';
+      const lazy = LAZY_SRC.map((name) => element.getAttribute(name)).find(Boolean);
+      if (lazy && (!src || src.startsWith('data:'))) element.setAttribute('src', lazy);
+    }
+    for (const attribute of URL_ATTRIBUTES[tag] ?? []) {
+      const value = element.getAttribute(attribute);
+      if (value === null) continue;
       const url = absoluteUrl(value, base);
       if (!url || url.startsWith('javascript:')) element.removeAttribute(attribute);
       else element.setAttribute(attribute, url);
     }
-  }
-  for (const element of root.querySelectorAll('img[srcset], source[srcset]')) {
-    element.setAttribute('srcset', absoluteSrcset(element.getAttribute('srcset') ?? '', base));
-  }
+    if ((tag === 'IMG' || tag === 'SOURCE') && element.hasAttribute('srcset'))
+      element.setAttribute('srcset', absoluteSrcset(element.getAttribute('srcset') ?? '', base));
+    return true;
+  });
 }
 
 /**
@@ -214,16 +214,15 @@ const textChars = (node: Node) => (node.textContent ?? '').replace(/\s+/g, '').l
 /** Unwraps the <noscript> elements when they hold the page's text, else removes them. */
 function resolveNoscript(document: Document): void {
   const root = document.body ?? document.documentElement;
-  if (!root?.querySelector('noscript')) return;
+  if (!root) return;
   // The outermost ones, in one walk that does not look inside them.
   const outermost: Element[] = [];
-  const stack: Element[] = [root];
-  while (stack.length) {
-    const element = stack.pop()!;
-    if (element.tagName === 'NOSCRIPT') outermost.push(element);
-    else
-      for (let child = element.firstElementChild; child; child = child.nextElementSibling) stack.push(child);
-  }
+  walkElements([root], (element) => {
+    if (element.tagName !== 'NOSCRIPT') return true;
+    outermost.push(element);
+    return false;
+  });
+  if (!outermost.length) return;
   const inside = outermost.reduce((sum, element) => sum + textChars(element), 0);
   const beside = textChars(root) - inside;
   if (beside >= MAX_TEXT_BESIDE_NOSCRIPT || inside <= beside || inside < MIN_TEXT_IN_NOSCRIPT) {
@@ -243,18 +242,28 @@ function resolveNoscript(document: Document): void {
  * navigation (a collapsed menu repeats the page's links).
  */
 function disclosurePanels(document: Document): Set<Element> {
-  const panels = new Set<Element>(document.querySelectorAll('[role="tabpanel"]'));
-  const controls = [
-    ...document.querySelectorAll('[aria-controls][role="tab"], [aria-controls][aria-expanded]'),
-  ];
-  if (controls.length) {
-    const ids = new Set(
-      controls
-        .slice(0, MAX_DISCLOSURE_CONTROLS)
-        .flatMap((c) => c.getAttribute('aria-controls')!.split(/\s+/, 16)),
-    );
-    for (const element of document.querySelectorAll('[id]')) if (ids.has(element.id)) panels.add(element);
-  }
+  const panels = new Set<Element>();
+  const controlled = new Set<string>();
+  let controls = 0;
+  // By hand: a selector query per kind walked the whole tree each.
+  walkElements(rootsOf(document), (element) => {
+    const role = element.getAttribute('role');
+    if (role === 'tabpanel') panels.add(element);
+    const names = element.getAttribute('aria-controls');
+    if (
+      names !== null &&
+      (role === 'tab' || element.hasAttribute('aria-expanded')) &&
+      controls++ < MAX_DISCLOSURE_CONTROLS
+    )
+      for (const id of names.split(/\s+/, 16)) controlled.add(id);
+    return true;
+  });
+  if (controlled.size)
+    walkElements(rootsOf(document), (element) => {
+      const id = element.getAttribute('id');
+      if (id !== null && controlled.has(id)) panels.add(element);
+      return true;
+    });
   for (const panel of panels) if (panel.closest('nav, [role="navigation"]')) panels.delete(panel);
   // A collapse wrapper holding the panel alone is what a click shows (`<div style="display:none">`).
   for (const panel of [...panels])
@@ -270,27 +279,36 @@ function disclosurePanels(document: Document): Set<Element> {
 /** Removes scripts, styles, fallbacks (but those that hold the page's text), embeds, hidden elements and comments. */
 export function removeNonContent(document: Document): void {
   placeStreamedSegments(document);
-  for (const element of document.querySelectorAll(NON_CONTENT)) element.remove();
+  // Walks by hand: a selector query walked the whole tree and matched each element against it.
+  walkElements(rootsOf(document), (element) => {
+    if (!neverShown(element)) return true;
+    element.remove();
+    return false;
+  });
   resolveNoscript(document);
   const panels = disclosurePanels(document);
-  // Not aria-hidden: modal dialogs set it on the whole page behind them.
-  // A popover is hidden until its control opens it (an app's install instructions, a menu).
-  for (const element of document.querySelectorAll('[hidden], [style], [popover]')) {
+  walkElements(rootsOf(document), (element) => {
+    // Not aria-hidden: modal dialogs set it on the whole page behind them.
+    // A popover is hidden until its control opens it (an app's install instructions, a menu).
+    if (!element.hasAttribute('hidden') && !element.hasAttribute('style') && !element.hasAttribute('popover'))
+      return true;
     if (panels.has(element)) {
       // Shown, as to the reader who clicked: the main-content pick skips what is hidden.
       element.removeAttribute('hidden');
       element.removeAttribute('style');
-      continue;
+      return true;
     }
     const style = (element.getAttribute('style') ?? '').replace(/\s+/g, '').toLowerCase();
     if (
-      element.hasAttribute('hidden') ||
-      element.hasAttribute('popover') ||
-      style.includes('display:none') ||
-      style.includes('visibility:hidden')
+      !element.hasAttribute('hidden') &&
+      !element.hasAttribute('popover') &&
+      !style.includes('display:none') &&
+      !style.includes('visibility:hidden')
     )
-      element.remove();
-  }
+      return true;
+    element.remove();
+    return false;
+  });
   // From the root element: linkedom gives a doctype no nextSibling, which would end the walk there.
   if (document.documentElement) removeComments(document.documentElement);
 }

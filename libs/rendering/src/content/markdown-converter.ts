@@ -9,6 +9,7 @@
  * Derived from turndown 7.2 (MIT License, Copyright (c) 2017 Dom Christie) and collapse-whitespace
  * (MIT License, Copyright (c) 2014 Luc Thevenard).
  */
+import { isSpace } from './white-space';
 
 const BLOCK = new Set(
   'ADDRESS ARTICLE ASIDE AUDIO BLOCKQUOTE BODY CANVAS CENTER DD DIR DIV DL DT FIELDSET FIGCAPTION FIGURE FOOTER FORM FRAMESET H1 H2 H3 H4 H5 H6 HEADER HGROUP HR HTML ISINDEX LI MAIN MENU NAV NOFRAMES NOSCRIPT OL OUTPUT P PRE SECTION TABLE TBODY TD TFOOT TH THEAD TR UL'.split(
@@ -57,18 +58,6 @@ interface TextFacts {
   hasImage: boolean;
 }
 
-const isSpace = (code: number) =>
-  code === 32 ||
-  (code >= 9 && code <= 13) ||
-  code === 0xa0 ||
-  code === 0x1680 ||
-  (code >= 0x2000 && code <= 0x200a) ||
-  code === 0x2028 ||
-  code === 0x2029 ||
-  code === 0x202f ||
-  code === 0x205f ||
-  code === 0x3000 ||
-  code === 0xfeff;
 const isAsciiSpace = (code: number) => code === 32 || code === 9 || code === 10 || code === 13;
 
 function textFactsOf(text: string): TextFacts {

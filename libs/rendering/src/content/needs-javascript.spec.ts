@@ -50,6 +50,18 @@ describe('needsJavaScript', () => {
     expect(verdict(html).needed).toBe(true);
   });
 
+  it('counts visible text with whitespace runs as one space, ends trimmed', () => {
+    const text = `  one\u00a0\u00a0two \n\t three\u3000\u2003four  `;
+    const html = `<html><body><p>${text}</p><p>${'x'.repeat(300)}</p></body></html>`;
+    const expected = text.replace(/\s+/g, ' ').trim().length + 300;
+    expect(verdict(html).reason).toBe(`${expected} characters of server-rendered text`);
+  });
+
+  it('names the first empty app root in the document', () => {
+    const html = `<html><head><script src="/b.js"></script></head><body><div ng-app></div><div id="root"></div></body></html>`;
+    expect(verdict(html)).toEqual({ needed: true, reason: 'empty app root [ng-app]' });
+  });
+
   it('follows a meta refresh in the browser', () => {
     expect(
       verdict(

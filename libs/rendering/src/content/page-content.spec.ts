@@ -147,6 +147,12 @@ describe('buildContent', () => {
     }
   });
 
+  it('resolves the links a page puts after </html> too', () => {
+    const page = `${PAGE}<p>Trailing <a href="/after.html">link</a></p>`;
+    const { links } = build({ formats: ['links'] }, page);
+    expect(links).toContain('https://news.test/after.html');
+  });
+
   it('keeps the whole body without only_main_content, still without scripts', () => {
     const { markdown } = build({ only_main_content: false });
     expect(markdown!.startsWith('# Story title\n\n[Home](https://news.test/)')).toBe(true);

@@ -1,3 +1,5 @@
+import { walkElements } from '@app/extract';
+
 /**
  * React's streamed server rendering sends the parts of a page that finish late at the end of the
  * body, each in a hidden `<div id="S:n">`, with a script that moves it where it belongs: in place
@@ -37,10 +39,27 @@ function fallbackAfter(template: Element): ChildNode[] {
 
 /** Moves each streamed segment where the page's script would; before scripts and templates go. */
 export function placeStreamedSegments(document: Document): void {
-  const segments = [...document.querySelectorAll('div[hidden][id^="S:"]')].slice(0, MAX_SEGMENTS);
-  if (!segments.length) return;
+  const segments: Element[] = [];
   const holes = new Map<string, Element>();
-  for (const template of document.querySelectorAll('template[id]')) holes.set(template.id, template);
+  // One walk for both (a selector query walked the whole tree each); the last template of an id.
+  walkElements(
+    [...document.children],
+    (element) => {
+      const tag = element.tagName;
+      if (tag === 'TEMPLATE') {
+        const id = element.getAttribute('id');
+        if (id !== null) holes.set(id, element);
+      } else if (
+        tag === 'DIV' &&
+        segments.length < MAX_SEGMENTS &&
+        element.hasAttribute('hidden') &&
+        element.getAttribute('id')?.startsWith('S:')
+      )
+        segments.push(element);
+      return true;
+    },
+    true,
+  );
   for (const segment of segments) {
     const id = segment.id.slice(2);
     const hole = holes.get(`P:${id}`) ?? holes.get(`B:${id}`);
