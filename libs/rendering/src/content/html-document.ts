@@ -267,12 +267,52 @@ function disclosurePanels(document: Document): Set<Element> {
   return panels;
 }
 
+/** h1s read for the page's title: a page holds a few (a menu's, a dialog's, the title). */
+const MAX_TITLES = 20;
+
+/** A title is a line: a longer h1 or <title> is read no further. */
+const MAX_TITLE_CHARS = 1000;
+
+const lineOf = (text: string | null | undefined) =>
+  (text ?? '').slice(0, MAX_TITLE_CHARS).replace(/\s+/g, ' ').trim().toLowerCase();
+
+const isHidden = (element: Element) => {
+  const style = (element.getAttribute('style') ?? '').replace(/\s+/g, '').toLowerCase();
+  return (
+    element.hasAttribute('hidden') ||
+    element.hasAttribute('popover') ||
+    style.includes('display:none') ||
+    style.includes('visibility:hidden')
+  );
+};
+
+/**
+ * A page its scripts show once loaded (`<div style="display:none">` or `visibility:hidden` around
+ * it until they run): the hidden boxes around the h1 the <title> holds, when no such h1 is shown.
+ * A dialog repeating a shown title (a republishing tool's copy of the story) stays hidden.
+ */
+function hiddenTitleBoxes(document: Document): Element[] {
+  const title = lineOf(document.title);
+  if (!title) return [];
+  const titled = [...document.querySelectorAll('h1')]
+    .slice(0, MAX_TITLES)
+    .filter((h1) => lineOf(h1.textContent) !== '' && title.includes(lineOf(h1.textContent)));
+  const boxes = titled.map((h1) => {
+    const hidden: Element[] = [];
+    for (let box = h1.parentElement, level = 0; box && level < MAX_DEPTH; box = box.parentElement, level++)
+      if (isHidden(box)) hidden.push(box);
+    return hidden;
+  });
+  return boxes.some((hidden) => hidden.length === 0) ? [] : (boxes[0] ?? []);
+}
+
 /** Removes scripts, styles, fallbacks (but those that hold the page's text), embeds, hidden elements and comments. */
 export function removeNonContent(document: Document): void {
   placeStreamedSegments(document);
   for (const element of document.querySelectorAll(NON_CONTENT)) element.remove();
   resolveNoscript(document);
   const panels = disclosurePanels(document);
+  for (const box of hiddenTitleBoxes(document)) panels.add(box);
   // Not aria-hidden: modal dialogs set it on the whole page behind them.
   // A popover is hidden until its control opens it (an app's install instructions, a menu).
   for (const element of document.querySelectorAll('[hidden], [style], [popover]')) {
@@ -282,14 +322,7 @@ export function removeNonContent(document: Document): void {
       element.removeAttribute('style');
       continue;
     }
-    const style = (element.getAttribute('style') ?? '').replace(/\s+/g, '').toLowerCase();
-    if (
-      element.hasAttribute('hidden') ||
-      element.hasAttribute('popover') ||
-      style.includes('display:none') ||
-      style.includes('visibility:hidden')
-    )
-      element.remove();
+    if (isHidden(element)) element.remove();
   }
   // From the root element: linkedom gives a doctype no nextSibling, which would end the walk there.
   if (document.documentElement) removeComments(document.documentElement);
