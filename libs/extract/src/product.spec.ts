@@ -99,6 +99,21 @@ describe('extractMainContent on product pages', () => {
       expect(text).not.toContain(noise);
   });
 
+  it("drops an empty reviews section, the brand's pitch, what others bought and reviews headed in other languages", () => {
+    const text = extract(
+      PRODUCT_LD('A kettle.'),
+      `<main><h1>Steel kettle</h1>${paragraphs('kettleDescription', 4)}
+        <div><h2>Be the first to review this item</h2><p>emptyReviews: write a review and earn points.</p></div>
+        <div><h2>From the brand</h2><p>brandPitch: we have made kettles since 1990.</p></div>
+        <div><h3>Others like you also bought:</h3><p>boughtItem: a copper kettle.</p></div>
+        <div><h2>Avis clients</h2><p>avisText: très bien.</p></div>
+        <div><h2>Kundenbewertungen</h2><p>bewertungText: sehr gut.</p></div></main>`,
+    );
+    expect(text).toContain('kettleDescription sentence 3');
+    for (const noise of ['emptyReviews', 'brandPitch', 'boughtItem', 'avisText', 'bewertungText'])
+      expect(text).not.toContain(noise);
+  });
+
   it('takes the h1 the <title> names as the product title, past a menu h1 before it', () => {
     const { document } = parseHTML(
       `<html><head><title>Steel Kettle | Shop</title></head><body><div class="drawer"><h1>Menu</h1></div>

@@ -6,7 +6,7 @@ import { childElements, walkElements } from './walk';
 
 /** Headings that introduce other products, what others said or the shop's terms, not the page's own product. */
 const ELSEWHERE_HEADING =
-  /^((explore|discover|shop|see|view|browse) )?(related|similar|recommended|sponsored|other (products|items)|more (products|items)|recently viewed|you (may|might) (also )?like|customers (also|who|frequently)|products related to|featured products|(seller|buyer)s?'? feedback|top reviews|(user |customer )?testimonials|customers say|(choose your |purchase options and )add-ons|(\w+ )?accessories\W*$|shipping (&|and) (returns|fee)|(delivery|shipping) (&|and) returns|where are we shipping|frequently bought|people (who )?(also )?(viewed|bought)|more from|complete the look|shop the look|reviews?\b|customer reviews|ratings?( &| and) reviews)/i;
+  /^((explore|discover|shop|see|view|browse) )?(related|similar|recommended|sponsored|other (products|items)|more (products|items)|recently viewed|you (may|might) (also )?like|customers (also|who|frequently)|products related to|featured products|(seller|buyer)s?'? feedback|top reviews|(user |customer )?testimonials|customers say|(choose your |purchase options and )add-ons|(\w+ )?accessories\W*$|shipping (&|and) (returns|fee)|(delivery|shipping) (&|and) returns|where are we shipping|frequently bought|(people|others) (who |like you )?(also )?(viewed|bought)|be the first to review|from the brand\b|more from|complete the look|shop the look|reviews?\b|customer reviews|ratings?( &| and) reviews|avis( clients)?\b|(kunden)?bewertungen|opiniones|recensioni|beoordelingen|reseñas)/i;
 
 /**
  * On a product page, cards of other products (related, also viewed, variations) are links to
