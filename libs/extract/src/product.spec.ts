@@ -99,7 +99,7 @@ describe('extractMainContent on product pages', () => {
       expect(text).not.toContain(noise);
   });
 
-  it("drops an empty reviews section, the brand's pitch, what others bought and reviews headed in other languages", () => {
+  it("drops sections headed as empty reviews, the brand's pitch, others' purchases, feedback, offers, reviews in other languages", () => {
     const text = extract(
       PRODUCT_LD('A kettle.'),
       `<main><h1>Steel kettle</h1>${paragraphs('kettleDescription', 4)}
@@ -107,10 +107,24 @@ describe('extractMainContent on product pages', () => {
         <div><h2>From the brand</h2><p>brandPitch: we have made kettles since 1990.</p></div>
         <div><h3>Others like you also bought:</h3><p>boughtItem: a copper kettle.</p></div>
         <div><h2>Avis clients</h2><p>avisText: très bien.</p></div>
-        <div><h2>Kundenbewertungen</h2><p>bewertungText: sehr gut.</p></div></main>`,
+        <div><h2>Kundenbewertungen</h2><p>bewertungText: sehr gut.</p></div>
+        <div><h2>Feedback</h2><p>feedbackWidget: would you like to tell us about a lower price?</p></div>
+        <div><h2>Your recently viewed items</h2><p>viewedItem: a copper kettle.</p></div>
+        <div><h2>More buying options</h2><p>offerItem: used, $30.</p></div>
+        <div><h2>Produits complémentaires</h2><p>produitItem: une tasse.</p></div></main>`,
     );
     expect(text).toContain('kettleDescription sentence 3');
-    for (const noise of ['emptyReviews', 'brandPitch', 'boughtItem', 'avisText', 'bewertungText'])
+    for (const noise of [
+      'emptyReviews',
+      'brandPitch',
+      'boughtItem',
+      'avisText',
+      'bewertungText',
+      'feedbackWidget',
+      'viewedItem',
+      'offerItem',
+      'produitItem',
+    ])
       expect(text).not.toContain(noise);
   });
 
