@@ -222,6 +222,15 @@ describe('readPageProfile on product pages', () => {
     expect(kind('<meta property="og:type" content="product.group">')).toBe('other');
   });
 
+  it("takes a shop plugin's og:type of product beside a CMS's og:type of article", () => {
+    expect(
+      kind('<meta property="og:type" content="article"><meta property="og:type" content="og:product">'),
+    ).toBe('product');
+    expect(
+      kind('<meta property="og:type" content="article"><meta property="og:type" content="website">'),
+    ).toBe('article');
+  });
+
   it('takes an h1 named as the product title when nothing else is said, not a listing of them', () => {
     const h1 = (i: number) => `<h1 class="title"><span id="productTitle">Kettle ${i}</span></h1>`;
     expect(kind('', h1(1))).toBe('product');

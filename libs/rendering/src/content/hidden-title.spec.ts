@@ -30,3 +30,18 @@ describe('removeNonContent and a page its scripts show', () => {
     expect(text).not.toContain('Our newsletter.');
   });
 });
+
+describe('parseDocument and a body opened before its tag', () => {
+  it('reads the markup before and after <body> as one body, as a browser does', () => {
+    const document = parseDocument(
+      '<!doctype html><html><head><title>Kettle</title></head><header><p>headerText</p></header>' +
+        '<div><p>beforeText</p></div><body class="product"><main><p>mainText</p></main></body>' +
+        '<body id="late"><p>laterText</p></body></html>',
+    );
+    const text = (document.body.textContent ?? '').replace(/\s+/g, ' ');
+    for (const part of ['headerText', 'beforeText', 'mainText', 'laterText']) expect(text).toContain(part);
+    expect(text.indexOf('headerText')).toBeLessThan(text.indexOf('mainText'));
+    expect(document.body.getAttribute('class')).toBe('product');
+    expect(document.querySelectorAll('body')).toHaveLength(1);
+  });
+});

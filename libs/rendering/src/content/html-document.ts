@@ -2,7 +2,7 @@
 import './lazy-event-target';
 import { parseHTML } from 'linkedom';
 import { PageFailure } from '../page-errors';
-import './parser-patches';
+import { joinBodies } from './parser-patches';
 import { placeStreamedSegments } from './streamed-segments';
 
 /**
@@ -141,6 +141,7 @@ export function parseDocument(html: string): Document {
     );
   }
   const { document } = parseHTML(html);
+  joinBodies(document);
   flattenDeeperThan(document, MAX_DEPTH);
   return document;
 }
