@@ -65,8 +65,7 @@ const REPEATABLE = new Set(['P', 'PRE', 'CODE', 'TABLE', 'LI', 'DD', 'DT']);
  */
 const DESCRIPTION_LOSS = 0.2;
 
-function losesDescription(article: Element, root: Element, kind: PageKind, jsonLd: JsonLdNode[]): boolean {
-  const words = kind === 'product' ? descriptionWords(jsonLd, root.ownerDocument) : undefined;
+function losesDescription(article: Element, root: Element, words: string[] | undefined): boolean {
   return !!words && shareShown(words, root) - shareShown(words, article) >= DESCRIPTION_LOSS;
 }
 
@@ -84,7 +83,9 @@ export function extractMainContent(
   kind: PageKind = 'other',
   jsonLd: JsonLdNode[] = [],
 ): Element {
-  const { content, kind: found } = pickContent(document, kind, jsonLd);
+  // The JSON-LD description's words, read once: for Readability's pick and for what the page lacks.
+  const description = kind === 'product' ? descriptionWords(jsonLd, document) : undefined;
+  const { content, kind: found } = pickContent(document, kind, description);
   // A thread's related threads close it too; its posts' replies are its content.
   removeLabelledTails(content, ELSEWHERE_LABEL);
   if (found !== 'discussion') {
@@ -107,7 +108,7 @@ export function extractMainContent(
     removeDuplicateBlocks(content);
     // Drawn by scripts: what the page's JSON-LD says of the product is what a reader would see.
     const thin = measure(content).of.get(content)!.chars < THIN_PRODUCT_CHARS;
-    const product = productFromJsonLd(jsonLd, content, thin);
+    const product = productFromJsonLd(jsonLd, content, thin, description);
     if (product) content.append(product);
   } else if (found === 'discussion') {
     removeAuthorFacts(content, measure(content).of);
@@ -120,7 +121,7 @@ export function extractMainContent(
 function pickContent(
   document: Document,
   said: PageKind,
-  jsonLd: JsonLdNode[],
+  description: string[] | undefined,
 ): { content: Element; kind: PageKind } {
   const body = document.body ?? document.documentElement;
   const page = measure(body);
@@ -157,7 +158,7 @@ function pickContent(
   const rootChars = measure(root).of.get(root)!.chars;
   const articleChars = article ? measure(article).of.get(article)!.chars : 0;
   const readable = articleChars >= MIN_ARTICLE_CHARS && articleChars >= ARTICLE_SHARE[kind] * rootChars;
-  const content = readable && !losesDescription(article!, root, kind, jsonLd) ? article! : root;
+  const content = readable && !losesDescription(article!, root, description) ? article! : root;
   // The article's lead, between its headline and its body, is its first paragraph: not a product's.
   const lead = kind === 'product' ? undefined : leadOutside(body, content, cleaned.of);
   if (lead) content.prepend(lead.cloneNode(true));

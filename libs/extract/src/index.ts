@@ -1,4 +1,4 @@
 export { extractMainContent } from './extract';
 export { type PageKind, readPageProfile } from './profile';
 export { type JsonLdNode, jsonLdNodes, typesOf } from './json-ld';
-export { walkElements } from './walk';
+export { rootsOf, walkElements } from './walk';

@@ -65,20 +65,19 @@ export function descriptionWords(jsonLd: JsonLdNode[], document: Document): stri
  * The product the page's JSON-LD describes, as elements: name, price and description paragraphs
  * for a product page whose visible text is thin; the description alone when `content` has text of
  * its own but not the description, which scripts draw. Undefined when there is nothing to add.
+ * `words` are the description's (descriptionWords), read once by the caller.
  */
 export function productFromJsonLd(
   jsonLd: JsonLdNode[],
   content: Element,
   thin: boolean,
+  words: string[] | undefined,
 ): Element | undefined {
   const node = productOf(jsonLd);
   const description = node && text(node.description);
   if (!node || !description) return undefined;
   const document = content.ownerDocument;
-  if (!thin) {
-    const words = descriptionWords(jsonLd, document);
-    if (!words || shareShown(words, content) >= MIN_SHOWN_SHARE) return undefined;
-  }
+  if (!thin && (!words || shareShown(words, content) >= MIN_SHOWN_SHARE)) return undefined;
   const paragraphs = paragraphsOf(description, document);
   const section = document.createElement('section');
   const add = (tag: string, content: string) => {

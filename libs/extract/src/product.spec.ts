@@ -99,6 +99,35 @@ describe('extractMainContent on product pages', () => {
       expect(text).not.toContain(noise);
   });
 
+  it("drops sections headed as empty reviews, the brand's pitch, others' purchases, feedback, offers, reviews in other languages", () => {
+    const text = extract(
+      PRODUCT_LD('A kettle.'),
+      `<main><h1>Steel kettle</h1>${paragraphs('kettleDescription', 4)}
+        <div><h2>Be the first to review this item</h2><p>emptyReviews: write a review and earn points.</p></div>
+        <div><h2>From the brand</h2><p>brandPitch: we have made kettles since 1990.</p></div>
+        <div><h3>Others like you also bought:</h3><p>boughtItem: a copper kettle.</p></div>
+        <div><h2>Avis clients</h2><p>avisText: très bien.</p></div>
+        <div><h2>Kundenbewertungen</h2><p>bewertungText: sehr gut.</p></div>
+        <div><h2>Feedback</h2><p>feedbackWidget: would you like to tell us about a lower price?</p></div>
+        <div><h2>Your recently viewed items</h2><p>viewedItem: a copper kettle.</p></div>
+        <div><h2>More buying options</h2><p>offerItem: used, $30.</p></div>
+        <div><h2>Produits complémentaires</h2><p>produitItem: une tasse.</p></div></main>`,
+    );
+    expect(text).toContain('kettleDescription sentence 3');
+    for (const noise of [
+      'emptyReviews',
+      'brandPitch',
+      'boughtItem',
+      'avisText',
+      'bewertungText',
+      'feedbackWidget',
+      'viewedItem',
+      'offerItem',
+      'produitItem',
+    ])
+      expect(text).not.toContain(noise);
+  });
+
   it('takes the h1 the <title> names as the product title, past a menu h1 before it', () => {
     const { document } = parseHTML(
       `<html><head><title>Steel Kettle | Shop</title></head><body><div class="drawer"><h1>Menu</h1></div>
@@ -191,6 +220,15 @@ describe('readPageProfile on product pages', () => {
   it("takes OpenGraph's product item, not its product group (a shop's collection)", () => {
     expect(kind('<meta property="og:type" content="product.item">')).toBe('product');
     expect(kind('<meta property="og:type" content="product.group">')).toBe('other');
+  });
+
+  it("takes a shop plugin's og:type of product beside a CMS's og:type of article", () => {
+    expect(
+      kind('<meta property="og:type" content="article"><meta property="og:type" content="og:product">'),
+    ).toBe('product');
+    expect(
+      kind('<meta property="og:type" content="article"><meta property="og:type" content="website">'),
+    ).toBe('article');
   });
 
   it('takes an h1 named as the product title when nothing else is said, not a listing of them', () => {

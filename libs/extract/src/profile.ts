@@ -72,17 +72,31 @@ function microdataTypes(document: Document): string[] {
   return products.length === 1 ? ['Product'] : [];
 }
 
+/** og:type tags read: a page says it once, or twice when a shop's plugin adds its own to a CMS's. */
+const MAX_OG_TYPES = 5;
+
+/**
+ * The page's og:type; a product when any of them says so: a CMS says "article" on every page, a
+ * shop's plugin adds "product" beside it (`og:product`).
+ */
+function ogTypes(document: Document): string[] {
+  const types = [...document.querySelectorAll('meta[property="og:type"]')]
+    .slice(0, MAX_OG_TYPES)
+    .map((meta) => meta.getAttribute('content')?.trim() ?? '');
+  const product = types.find((type) => kindOf([type]) === 'product');
+  return [product ?? types[0] ?? ''];
+}
+
 /**
  * Read before scripts and meta tags are removed; `jsonLd` is the page's (jsonLdNodes). JSON-LD and
  * microdata before OpenGraph: many CMSs say "article" in og:type of every page, a shop's products too.
  * Then the h1's names: the weakest sign, for a page that says nothing else.
  */
 export function readPageProfile(document: Document, jsonLd = jsonLdNodes(document)): PageKind {
-  const og = document.querySelector('meta[property="og:type"]')?.getAttribute('content')?.trim() ?? '';
   return (
     kindOf(jsonLd.flatMap(typesOf)) ??
     kindOf(microdataTypes(document)) ??
-    kindOf([og]) ??
+    kindOf(ogTypes(document)) ??
     kindOf(titleTypes(document)) ??
     'other'
   );

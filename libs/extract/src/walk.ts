@@ -27,3 +27,6 @@ export function childElements(element: Element): Element[] {
   for (let child = element.firstElementChild; child; child = child.nextElementSibling) children.push(child);
   return children;
 }
+
+/** A document's root elements: linkedom keeps what follows </html> (or a page without <html>) beside it. */
+export const rootsOf = (document: Document): Element[] => [...document.children];

@@ -1,9 +1,10 @@
 // First: linkedom must find our EventTarget in the module cache when it loads.
 import './lazy-event-target';
-import { walkElements } from '@app/extract';
+import { rootsOf, walkElements } from '@app/extract';
 import { parseHTML } from 'linkedom';
 import { PageFailure } from '../page-errors';
-import './parser-patches';
+import { isHidden, shownAnyway } from './hidden-panels';
+import { joinBodies } from './parser-patches';
 import { placeStreamedSegments } from './streamed-segments';
 
 /**
@@ -28,18 +29,9 @@ const NON_CONTENT = new Set(
 /** Upper case: an <svg> and its children keep theirs as written. */
 const tagOf = (element: Element) => element.tagName.toUpperCase();
 
-/** Every root: linkedom keeps what follows </html> (or a page without <html>) beside it. */
-const rootsOf = (document: Document) => [...document.children];
-
 /** Never shown: non-content, and a dialog not opened. */
 const neverShown = (element: Element) =>
   NON_CONTENT.has(tagOf(element)) || (tagOf(element) === 'DIALOG' && !element.hasAttribute('open'));
-
-/** Controls whose collapsed panels are read, 16 panels each at most; the rest stay hidden. */
-const MAX_DISCLOSURE_CONTROLS = 1000;
-
-/** Wrappers around a panel shown with it: a collapse's box or two. */
-const MAX_PANEL_WRAPPERS = 2;
 
 /** Attributes holding one URL, by tag. */
 const URL_ATTRIBUTES: Record<string, string[]> = {
@@ -138,6 +130,7 @@ export function parseDocument(html: string): Document {
     );
   }
   const { document } = parseHTML(html);
+  joinBodies(document);
   flattenDeeperThan(document, MAX_DEPTH);
   return document;
 }
@@ -235,47 +228,6 @@ function resolveNoscript(document: Document): void {
   }
 }
 
-/**
- * Tab panels and accordion sections: hidden until a click, yet what the page says (a product's
- * specifications, a service's answers), as a reader who clicks sees them. A panel is a
- * `role=tabpanel`, or what a tab or an expandable control names in `aria-controls`; not a
- * navigation (a collapsed menu repeats the page's links).
- */
-function disclosurePanels(document: Document): Set<Element> {
-  const panels = new Set<Element>();
-  const controlled = new Set<string>();
-  let controls = 0;
-  // By hand: a selector query per kind walked the whole tree each.
-  walkElements(rootsOf(document), (element) => {
-    const role = element.getAttribute('role');
-    if (role === 'tabpanel') panels.add(element);
-    const names = element.getAttribute('aria-controls');
-    if (
-      names !== null &&
-      (role === 'tab' || element.hasAttribute('aria-expanded')) &&
-      controls++ < MAX_DISCLOSURE_CONTROLS
-    )
-      for (const id of names.split(/\s+/, 16)) controlled.add(id);
-    return true;
-  });
-  if (controlled.size)
-    walkElements(rootsOf(document), (element) => {
-      const id = element.getAttribute('id');
-      if (id !== null && controlled.has(id)) panels.add(element);
-      return true;
-    });
-  for (const panel of panels) if (panel.closest('nav, [role="navigation"]')) panels.delete(panel);
-  // A collapse wrapper holding the panel alone is what a click shows (`<div style="display:none">`).
-  for (const panel of [...panels])
-    for (
-      let wrapper = panel.parentElement, level = 0;
-      wrapper && wrapper.childElementCount === 1 && level < MAX_PANEL_WRAPPERS;
-      wrapper = wrapper.parentElement, level++
-    )
-      panels.add(wrapper);
-  return panels;
-}
-
 /** Removes scripts, styles, fallbacks (but those that hold the page's text), embeds, hidden elements and comments. */
 export function removeNonContent(document: Document): void {
   placeStreamedSegments(document);
@@ -286,7 +238,7 @@ export function removeNonContent(document: Document): void {
     return false;
   });
   resolveNoscript(document);
-  const panels = disclosurePanels(document);
+  const panels = shownAnyway(document);
   walkElements(rootsOf(document), (element) => {
     // Not aria-hidden: modal dialogs set it on the whole page behind them.
     // A popover is hidden until its control opens it (an app's install instructions, a menu).
@@ -298,14 +250,7 @@ export function removeNonContent(document: Document): void {
       element.removeAttribute('style');
       return true;
     }
-    const style = (element.getAttribute('style') ?? '').replace(/\s+/g, '').toLowerCase();
-    if (
-      !element.hasAttribute('hidden') &&
-      !element.hasAttribute('popover') &&
-      !style.includes('display:none') &&
-      !style.includes('visibility:hidden')
-    )
-      return true;
+    if (!isHidden(element)) return true;
     element.remove();
     return false;
   });

@@ -1,4 +1,4 @@
-import { walkElements } from '@app/extract';
+import { rootsOf, walkElements } from '@app/extract';
 import { isSpace } from './white-space';
 
 /** Containers client-side frameworks render into; empty in the HTML the server sends. */
@@ -67,7 +67,7 @@ export function needsJavaScript(document: Document): JavaScriptVerdict {
   const appRoots = new Map<string, Element>();
   // One walk in the document's order: a selector query per sign walked the whole tree each.
   walkElements(
-    [...document.children],
+    rootsOf(document),
     (element) => {
       // Upper case: an <svg>'s children keep theirs as written.
       const tag = element.tagName.toUpperCase();

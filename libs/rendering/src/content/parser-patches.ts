@@ -136,3 +136,29 @@ const readCdata = tokenizer.stateCDATASequence;
 tokenizer.stateCDATASequence = function (c) {
   readCdata.call(this, !this.xmlMode && this.sequenceIndex === CDATA_LAST ? 0 : c);
 };
+
+/**
+ * One body, right after the head, as a browser builds it: markup between `</head>` and `<body>`
+ * (a `<header>`, a script) opens the body, and a later `<body>` adds its attributes and content to
+ * it. The parser leaves them side by side, and its `document.body` then is an empty body it adds.
+ */
+export function joinBodies(document: Document): void {
+  const root = document.documentElement;
+  const children = root ? [...root.children].filter((child) => child.tagName !== 'HEAD') : [];
+  const at = children.findIndex((child) => child.tagName === 'BODY');
+  if (at < 0 || children.length === 1) return;
+  const body = children[at];
+  body.prepend(...children.slice(0, at));
+  for (const later of children.slice(at + 1)) {
+    if (later.tagName !== 'BODY') {
+      body.append(later);
+      continue;
+    }
+    for (const { name, value } of [...later.attributes])
+      if (!body.hasAttribute(name)) body.setAttribute(name, value);
+    body.append(...later.childNodes);
+    later.remove();
+  }
+  const head = root.querySelector('head');
+  if (head && head.parentElement === root) head.after(body);
+}

@@ -1,4 +1,4 @@
-import { walkElements } from '@app/extract';
+import { rootsOf, walkElements } from '@app/extract';
 
 /**
  * React's streamed server rendering sends the parts of a page that finish late at the end of the
@@ -43,7 +43,7 @@ export function placeStreamedSegments(document: Document): void {
   const holes = new Map<string, Element>();
   // One walk for both (a selector query walked the whole tree each); the last template of an id.
   walkElements(
-    [...document.children],
+    rootsOf(document),
     (element) => {
       const tag = element.tagName;
       if (tag === 'TEMPLATE') {
