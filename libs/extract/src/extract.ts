@@ -9,6 +9,7 @@ import { descriptionWords, productFromJsonLd, shareShown, THIN_PRODUCT_CHARS } f
 import type { PageKind } from './profile';
 import {
   CAPTION_LINE,
+  CARD_CONTROL_LINE,
   COMMENT_FORM_LABEL,
   COMMENT_FORM_LINE,
   COMMENTS_LABEL,
@@ -94,6 +95,8 @@ export function extractMainContent(
     if (found !== 'product') {
       removeLines(content, COMMENT_FORM_LINE, MAX_COMMENT_FORM_CHARS);
       removeLines(content, FILED_LINE, MAX_FILED_CHARS);
+      // A product's own buttons may be its page's text; a grid's repeat on every card.
+      removeLines(content, CARD_CONTROL_LINE);
     }
     // A gallery's captions are its text, credits and all.
     if (!removeCaptions(content)) removeLines(content, CAPTION_LINE, MAX_CAPTION_CHARS);

@@ -22,3 +22,27 @@ describe('a page made of link-dense blocks', () => {
     for (const topic of TOPICS) expect(text).toContain(`${topic} recipe number 5`);
   });
 });
+
+describe("a shop's grid of cards", () => {
+  // Each card repeats the shop's buttons and badges: what a shopper clicks, not what the card says.
+  it("drops each card's controls and badges, and keeps a sentence that names them", () => {
+    const cards = Array.from(
+      { length: 6 },
+      (
+        _,
+        i,
+      ) => `<div class="card"><a href="/p/${i}"><img src="/p${i}.jpg" alt=""><h3>Kettle model ${i}</h3></a>
+        <span class="badge">Top rated</span><p>$${20 + i}.00</p><a href="/cart?add=${i}">Add to cart</a>
+        <label><input type="checkbox"> Compare</label><a href="/p/${i}#quick">Quick view</a></div>`,
+    ).join('');
+    const { document } = parseHTML(`<!doctype html><html><body><main><h1>Kettles</h1>
+      <p>Compare our kettles and add to cart the one you like: every kettle here is top rated by our buyers.</p>
+      <div class="grid">${cards}</div></main></body></html>`);
+    const text = (extractMainContent(document).textContent ?? '').replace(/\s+/g, ' ');
+    expect(text).toContain('Kettle model 5');
+    expect(text).toContain('$25.00');
+    expect(text).toContain('every kettle here is top rated');
+    for (const noise of ['Top rated $', 'Add to cart', 'Quick view', '00 Compare'])
+      expect(text).not.toContain(noise);
+  });
+});

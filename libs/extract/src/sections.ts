@@ -288,6 +288,15 @@ export const FILED_LINE =
 /** Such a line names the post's categories or tags too: a few of them. */
 export const MAX_FILED_CHARS = 300;
 
+/**
+ * A card's controls and badges, each a line of its own on every card of a shop's grid ("Add to
+ * cart", "Add to compare", "Quick view", "Choose options", "Top rated", "New arrival"): what a
+ * shopper clicks or a label the shop pins on, not what the card says of its product. Not "Best
+ * sellers" or "New arrivals", which also head a shop's sections.
+ */
+export const CARD_CONTROL_LINE =
+  /^(add to (cart|bag|basket|wish ?list|compare|favou?rites)|compare|quick ?(view|shop|look)|(choose|select|show|more) options|view details|read (full article|entire review)|top rated|new arrival|sponsored|award winner)$/i;
+
 /** Removes, under `content`, each block whose whole text is a line `line` matches, of `maxChars` at most. */
 export function removeLines(content: Element, line: RegExp, maxChars = MAX_LABEL_CHARS): void {
   const { of: stats } = measure(content);
