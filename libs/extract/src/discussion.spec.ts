@@ -86,4 +86,15 @@ describe('threads', () => {
     for (const control of ['#2', 'Reply with quote', 'Click to expand', '11'])
       expect(text).not.toContain(control);
   });
+
+  it("drops each post's controls and its author's status on a thread that says nothing of itself", () => {
+    const controls = (i: number) =>
+      `<div class="rank">Senior Member</div><div class="status">Offline</div><a href="/u/${i}">View Profile</a>
+       <div class="post-links"><a href="/p/${i}">Permalink</a></div><div class="reactions">${i + 2} likes</div>`;
+    const posts = [0, 1, 2].map((i) => post(i, `<p>${sentence(`post${i}`, i)}</p>`, controls(i)));
+    const text = extract(`<div class="thread">${posts.join('')}</div>`, '');
+    for (let i = 0; i < 3; i++) expect(text).toContain(`post${i} sentence`);
+    for (const control of ['Senior Member', 'Offline', 'View Profile', 'Permalink', '3 likes'])
+      expect(text).not.toContain(control);
+  });
 });

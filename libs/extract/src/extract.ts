@@ -27,6 +27,7 @@ import {
   removeLabelledTails,
   removeLeadLines,
   removeLines,
+  THREAD_CONTROL_LINE,
 } from './sections';
 import { readabilityArticle, readabilityCanAfford } from './readability-candidate';
 import { coverageRoot, MIN_CARDS, MIN_ROW_CARDS, planPrune } from './structural';
@@ -116,6 +117,8 @@ export function extractMainContent(
     removeAuthorFacts(content, measure(content).of);
     removeLines(content, POST_CONTROL_LINE);
   } else removeDuplicateBlocks(content, REPEATABLE);
+  // Last: a status line ("Member") can be what tells repeated author facts or copies apart.
+  if (found !== 'product') removeLines(content, THREAD_CONTROL_LINE);
   return content;
 }
 

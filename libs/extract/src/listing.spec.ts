@@ -37,12 +37,13 @@ describe("a shop's grid of cards", () => {
     ).join('');
     const { document } = parseHTML(`<!doctype html><html><body><main><h1>Kettles</h1>
       <p>Compare our kettles and add to cart the one you like: every kettle here is top rated by our buyers.</p>
+      <div class="bar"><span>Sort by:</span><div>Price, low to high</div><div>Price, high to low</div></div>
       <div class="grid">${cards}</div></main></body></html>`);
     const text = (extractMainContent(document).textContent ?? '').replace(/\s+/g, ' ');
     expect(text).toContain('Kettle model 5');
     expect(text).toContain('$25.00');
     expect(text).toContain('every kettle here is top rated');
-    for (const noise of ['Top rated $', 'Add to cart', 'Quick view', '00 Compare'])
+    for (const noise of ['Top rated $', 'Add to cart', 'Quick view', '00 Compare', 'Sort by', 'low to high'])
       expect(text).not.toContain(noise);
   });
 });

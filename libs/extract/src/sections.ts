@@ -290,12 +290,22 @@ export const MAX_FILED_CHARS = 300;
 
 /**
  * A card's controls and badges, each a line of its own on every card of a shop's grid ("Add to
- * cart", "Add to compare", "Quick view", "Choose options", "Top rated", "New arrival"): what a
- * shopper clicks or a label the shop pins on, not what the card says of its product. Not "Best
- * sellers" or "New arrivals", which also head a shop's sections.
+ * cart", "Add to compare", "Quick view", "Choose options", "Top rated", "New arrival", "See price
+ * in cart", a rating widget's "Rate this book"), and the grid's sort bar ("Sort by:", "Price, low
+ * to high"): what a shopper clicks or a label the shop pins on, not what the card says of its
+ * product. Not "Best sellers" or "New arrivals", which also head a shop's sections.
  */
 export const CARD_CONTROL_LINE =
-  /^(add to (cart|bag|basket|wish ?list|compare|favou?rites)|compare|quick ?(view|shop|look)|(choose|select|show|more) options|view details|read (full article|entire review)|top rated|new arrival|sponsored|award winner)$/i;
+  /^(add to (cart|bag|basket|wish ?list|compare|favou?rites)|compare|quick ?(view|shop|look)|(choose|select|show|more) options|view details|read (full article|entire review)|top rated|new arrival|sponsored|award winner|be the first to review.*|calculate shipping|(current price )?see price in cart|(available in additional )?\d+ options|sort by|sort( by)? ?:.{0,20}|price,? (low to high|high to low)|alphabetically, ?[a-z] ?- ?[a-z]|date, (old to new|new to old)|rate this (book|product|item|recipe|movie|film|title)|clear rating)$/i;
+
+/**
+ * A thread's controls and its authors' status, each a line of its own under or beside every post
+ * ("Permalink", "Embed", "Share on other sites", "Reply with quote", "View profile", "Senior
+ * member", "Offline", "4 likes"), on any page but a product's: a forum's page often says nothing of
+ * itself, and an article's comments carry them too.
+ */
+export const THREAD_CONTROL_LINE =
+  /^(permalink|embed|share on other sites|link to post|view (profile|forum posts|forum threads|public profile)|original poster|offline|((senior|established|new|junior|active) )?member|\d+ likes?|click to expand\.*|reply with quote( \d+)?|reply \d+)$/i;
 
 /** Removes, under `content`, each block whose whole text is a line `line` matches, of `maxChars` at most. */
 export function removeLines(content: Element, line: RegExp, maxChars = MAX_LABEL_CHARS): void {
