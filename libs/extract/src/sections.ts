@@ -28,6 +28,9 @@ const ELSEWHERE_WORDS = [
   'more (stories|articles|posts|news) ',
   'you (may|might) (also )?(like|enjoy|be interested)',
   'popular (posts|articles|stories)',
+  '(latest|recent) (posts|articles|stories)',
+  'recently viewed( products| items)?',
+  'from (the|our) blog',
   'share (this|on)\\b',
   'related coverage',
   'about the author',
@@ -301,11 +304,12 @@ export const CARD_CONTROL_LINE =
 /**
  * A thread's controls and its authors' status, each a line of its own under or beside every post
  * ("Permalink", "Embed", "Share on other sites", "Reply with quote", "View profile", "Senior
- * member", "Offline", "4 likes"), on any page but a product's: a forum's page often says nothing of
+ * member", "Offline", "4 likes", "Posts: 1,234", "Joined"), and a Q&A site's prompts ("Ask
+ * question", "Sorted by:"), on any page but a product's: a forum's page often says nothing of
  * itself, and an article's comments carry them too.
  */
 export const THREAD_CONTROL_LINE =
-  /^(permalink|embed|share on other sites|link to post|view (profile|forum posts|forum threads|public profile)|original poster|offline|((senior|established|new|junior|active) )?member|\d+ likes?|click to expand\.*|reply with quote( \d+)?|reply \d+)$/i;
+  /^(permalink|embed|share on other sites|link to post|view (profile|forum posts|forum threads|public profile)|original poster|offline|((senior|established|new|junior|active|well-known|premium) )?member|\d+ likes?|click to expand\.*|reply with quote( \d+)?|reply \d+|(posts|replies): [\d,]+|[\d,]+ posts|joined|join date|visit homepage|wrote on|sorted by:|ask question|start asking to get answers)$/i;
 
 /** Removes, under `content`, each block whose whole text is a line `line` matches, of `maxChars` at most. */
 export function removeLines(content: Element, line: RegExp, maxChars = MAX_LABEL_CHARS): void {
