@@ -4,7 +4,13 @@ import { removeDuplicateBlocks } from './duplicates';
 import { removeFacetPanels } from './facets';
 import { leadOutside } from './lead';
 import type { JsonLdNode } from './json-ld';
-import { productTitle, removeOtherProducts, removeReviews, removeSignups } from './product';
+import {
+  MAX_SIDE_REVIEWS_SHARE,
+  productTitle,
+  removeOtherProducts,
+  removeReviews,
+  removeSignups,
+} from './product';
 import { descriptionWords, productFromJsonLd, shareShown, THIN_PRODUCT_CHARS } from './product-json-ld';
 import type { PageKind } from './profile';
 import {
@@ -135,6 +141,8 @@ function pickContent(
   const kind = removeChrome(body, page.of, said) && said === 'article' ? 'discussion' : said;
   removeFacetPanels(body, page.of);
   if (kind === 'product') removeReviews(body, page.of);
+  // Elsewhere, a band of buyers' reviews beside a collection's grid, not a site of reviews.
+  else if (kind === 'other') removeReviews(body, page.of, MAX_SIDE_REVIEWS_SHARE);
   const cleaned = measure(body);
   // A product's name heads its page, often apart from the description that outweighs it.
   const picked = coverageRoot(body, cleaned.of, kind === 'product' ? productTitle(body) : undefined);

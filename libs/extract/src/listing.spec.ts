@@ -46,4 +46,29 @@ describe("a shop's grid of cards", () => {
     for (const noise of ['Top rated $', 'Add to cart', 'Quick view', '00 Compare', 'Sort by', 'low to high'])
       expect(text).not.toContain(noise);
   });
+
+  it("drops a band of buyers' reviews below the grid, named so, and keeps the cards", () => {
+    const cards = Array.from(
+      { length: 24 },
+      (
+        _,
+        i,
+      ) => `<div class="card"><a href="/p/${i}"><img src="/p${i}.jpg" alt=""><h3>Yoga mat model ${i}</h3></a>
+        <p>A thick mat of natural rubber, ${i + 4} millimetres, for floors of every kind.</p></div>`,
+    ).join('');
+    const reviews = Array.from(
+      { length: 6 },
+      (
+        _,
+        i,
+      ) => `<div class="slide"><p>buyerReview ${i}: I looked everywhere for a mat this size and this one is
+        perfect, heavy enough to stay put when I jump around doing cardio.</p></div>`,
+    ).join('');
+    const { document } = parseHTML(`<!doctype html><html><body><main><h1>Exercise mats</h1>
+      <p>${'Mats for a home gym, cut to size and shipped rolled. '.repeat(4)}</p><div class="grid">${cards}</div>
+      <div class="reviews-slider">${reviews}</div></main></body></html>`);
+    const text = extractMainContent(document).textContent ?? '';
+    expect(text).toContain('Yoga mat model 23');
+    expect(text).not.toContain('buyerReview');
+  });
 });
