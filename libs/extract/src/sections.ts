@@ -276,10 +276,11 @@ export const READING_TIME_LINE =
 
 /**
  * A line of its own that labels an advertisement ("Anzeige", "- Advertisement -", "Reklama") or
- * leads back ("Zurück zur Übersicht", "Back to top", "Alle anzeigen"): the page's frame, not its text.
+ * leads back ("Zurück zur Übersicht", "Back to top", "Alle anzeigen"), or tells its keys ("Press ?
+ * to show this help"): the page's frame, not its text.
  */
 export const FRAME_LINE =
-  /^[-–—\s]*(anzeige|werbung|advertisement|reklama|publicidad|publicité|zurück( zur (übersicht|listenansicht|startseite))?|back to (top|overview)|nach oben|alle anzeigen)[-–—\s:]*$/i;
+  /^[-–—\s]*(anzeige|werbung|advertisement|reklama|publicidad|publicité|zurück( zur (übersicht|listenansicht|startseite))?|back to (top|overview)|nach oben|alle anzeigen|press (s or \/|\?|esc) to (search|show|hide)[^.]{0,30})[-–—\s:]*$/i;
 
 /**
  * Where and when a post was filed ("This entry was posted in News", "Der Beitrag wurde am ...
@@ -304,12 +305,12 @@ export const CARD_CONTROL_LINE =
 /**
  * A thread's controls and its authors' status, each a line of its own under or beside every post
  * ("Permalink", "Embed", "Share on other sites", "Reply with quote", "View profile", "Senior
- * member", "Offline", "4 likes", "Posts: 1,234", "Joined"), and a Q&A site's prompts ("Ask
- * question", "Sorted by:"), on any page but a product's: a forum's page often says nothing of
- * itself, and an article's comments carry them too.
+ * member", "Moderator", "Offline", "4 likes", "Posts: 1,234", "Joined", "Last edited: ..."), and a
+ * Q&A site's prompts ("Ask question", "Sorted by:", "Your answer"), on any page but a product's: a
+ * forum's page often says nothing of itself, and an article's comments carry them too.
  */
 export const THREAD_CONTROL_LINE =
-  /^(permalink|embed|share on other sites|link to post|view (profile|forum posts|forum threads|public profile)|original poster|offline|((senior|established|new|junior|active|well-known|premium) )?member|\d+ likes?|click to expand\.*|reply with quote( \d+)?|reply \d+|(posts|replies): [\d,]+|[\d,]+ posts|joined|join date|visit homepage|wrote on|sorted by:|ask question|start asking to get answers)$/i;
+  /^(permalink|embed|share on other sites|link to post|view (profile|forum posts|forum threads|public profile)|original poster|offline|((senior|established|new|junior|active|well-known|premium) )?member|\d+ likes?|click to expand\.*|reply with quote( \d+)?|reply \d+|(posts|replies): [\d,]+|[\d,]+ posts|joined|join date|visit homepage|wrote on|sorted by:|ask question|start asking to get answers|moderator|last edited:.*|your answer|you must (log|sign) in to (answer|reply|post).*|no posts)$/i;
 
 /** Removes, under `content`, each block whose whole text is a line `line` matches, of `maxChars` at most. */
 export function removeLines(content: Element, line: RegExp, maxChars = MAX_LABEL_CHARS): void {
