@@ -86,4 +86,19 @@ describe('threads', () => {
     for (const control of ['#2', 'Reply with quote', 'Click to expand', '11'])
       expect(text).not.toContain(control);
   });
+
+  it("drops each post's controls, its author's status and the latest posts on a thread that says nothing of itself", () => {
+    const controls = (i: number) =>
+      `<div class="rank">Senior Member</div><div class="status">Offline</div><a href="/u/${i}">View Profile</a>
+       <div class="post-links"><a href="/p/${i}">Permalink</a></div><div class="reactions">${i + 2} likes</div>
+       <div class="stats"><div>Joined</div><div>Posts: 1,23${i}</div></div>
+       <div class="role">Moderator</div><div class="edit">Last edited: Jul ${i + 1}, 2024</div>`;
+    const posts = [0, 1, 2].map((i) => post(i, `<p>${sentence(`post${i}`, i)}</p>`, controls(i)));
+    const latest = `<h3>Latest posts</h3><ul><li><a href="/t/9">otherThread</a> started by user9, who asks about the same router settings again</li></ul>`;
+    const text = extract(`<div class="thread">${posts.join('')}${latest}</div>`, '');
+    for (let i = 0; i < 3; i++) expect(text).toContain(`post${i} sentence`);
+    const noise = ['Senior Member', 'Offline', 'View Profile', 'Permalink', '3 likes', 'Joined', 'Posts:'];
+    noise.push('Moderator', 'Last edited');
+    for (const control of [...noise, 'otherThread']) expect(text).not.toContain(control);
+  });
 });

@@ -4,11 +4,18 @@ import { removeDuplicateBlocks } from './duplicates';
 import { removeFacetPanels } from './facets';
 import { leadOutside } from './lead';
 import type { JsonLdNode } from './json-ld';
-import { productTitle, removeOtherProducts, removeReviews, removeSignups } from './product';
+import {
+  MAX_SIDE_REVIEWS_SHARE,
+  productTitle,
+  removeOtherProducts,
+  removeReviews,
+  removeSignups,
+} from './product';
 import { descriptionWords, productFromJsonLd, shareShown, THIN_PRODUCT_CHARS } from './product-json-ld';
 import type { PageKind } from './profile';
 import {
   CAPTION_LINE,
+  CARD_CONTROL_LINE,
   COMMENT_FORM_LABEL,
   COMMENT_FORM_LINE,
   COMMENTS_LABEL,
@@ -26,6 +33,7 @@ import {
   removeLabelledTails,
   removeLeadLines,
   removeLines,
+  THREAD_CONTROL_LINE,
 } from './sections';
 import { readabilityArticle, readabilityCanAfford } from './readability-candidate';
 import { coverageRoot, MIN_CARDS, MIN_ROW_CARDS, planPrune } from './structural';
@@ -95,6 +103,8 @@ export function extractMainContent(
     if (found !== 'product') {
       removeLines(content, COMMENT_FORM_LINE, MAX_COMMENT_FORM_CHARS);
       removeLines(content, FILED_LINE, MAX_FILED_CHARS);
+      // A product's own buttons may be its page's text; a grid's repeat on every card.
+      removeLines(content, CARD_CONTROL_LINE);
     }
     // A gallery's captions are its text, credits and all.
     if (!removeCaptions(content)) removeLines(content, CAPTION_LINE, MAX_CAPTION_CHARS);
@@ -114,6 +124,8 @@ export function extractMainContent(
     removeAuthorFacts(content, measure(content).of);
     removeLines(content, POST_CONTROL_LINE);
   } else removeDuplicateBlocks(content, REPEATABLE);
+  // Last: a status line ("Member") can be what tells repeated author facts or copies apart.
+  if (found !== 'product') removeLines(content, THREAD_CONTROL_LINE);
   return content;
 }
 
@@ -130,6 +142,8 @@ function pickContent(
   const kind = removeChrome(body, page.of, said) && said === 'article' ? 'discussion' : said;
   removeFacetPanels(body, page.of);
   if (kind === 'product') removeReviews(body, page.of);
+  // Elsewhere, a band of buyers' reviews beside a collection's grid, not a site of reviews.
+  else if (kind === 'other') removeReviews(body, page.of, MAX_SIDE_REVIEWS_SHARE);
   const cleaned = measure(body);
   // A product's name heads its page, often apart from the description that outweighs it.
   const picked = coverageRoot(body, cleaned.of, kind === 'product' ? productTitle(body) : undefined);

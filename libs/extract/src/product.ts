@@ -51,11 +51,22 @@ const MIN_REVIEWS_CHARS = 500;
 const MAX_REVIEWS_SHARE = 0.9;
 
 /**
+ * On a page that says nothing of itself (a collection, a shop's home), buyers' reviews in a band of
+ * their own (a carousel of testimonials below the grid) go up to this share of the page's text:
+ * past it they may be the page (a site of reviews).
+ */
+export const MAX_SIDE_REVIEWS_SHARE = 0.3;
+
+/**
  * Removes a product page's reviews, named so in a class or id, before the content is picked: a
  * product with many reviews has more of their text than of its own, and the pick would take them.
- * Never the block holding the page's title.
+ * Never the block holding the page's title. Elsewhere, `maxShare` is MAX_SIDE_REVIEWS_SHARE.
  */
-export function removeReviews(root: Element, stats: Map<Element, TextStats>): void {
+export function removeReviews(
+  root: Element,
+  stats: Map<Element, TextStats>,
+  maxShare = MAX_REVIEWS_SHARE,
+): void {
   const total = Math.max(1, stats.get(root)?.chars ?? 0);
   const title = productTitle(root);
   walkElements(childElements(root), (element) => {
@@ -64,7 +75,7 @@ export function removeReviews(root: Element, stats: Map<Element, TextStats>): vo
     if (
       [...heads, ...tails].some((word) => REVIEW_WORDS.has(word)) &&
       chars >= MIN_REVIEWS_CHARS &&
-      chars < MAX_REVIEWS_SHARE * total &&
+      chars < maxShare * total &&
       !element.contains(title)
     ) {
       element.remove();

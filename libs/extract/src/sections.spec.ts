@@ -130,12 +130,13 @@ describe('credits and bylines', () => {
     const text = extract(
       `<article>${paragraphs('bodyText', 6)}<p>- Anzeige -</p><div>Advertisement</div>
       <p>The Anzeige ran in three papers, and advertisement rules apply.</p>
-      ${paragraphs('moreText', 4)}<p><a href="/list">Zurück zur Übersicht</a></p></article>`,
+      ${paragraphs('moreText', 4)}<p><a href="/list">Zurück zur Übersicht</a></p><p>Press ? to show this help</p></article>`,
       ARTICLE_LD,
     );
     expect(text).toContain('moreText sentence 3');
     expect(text).toContain('The Anzeige ran');
-    for (const noise of ['- Anzeige -', 'Advertisement', 'Zurück']) expect(text).not.toContain(noise);
+    for (const noise of ['- Anzeige -', 'Advertisement', 'Zurück', 'Press ?'])
+      expect(text).not.toContain(noise);
   });
 
   it('keeps a section title classed as a header, and drops a page header classed so', () => {

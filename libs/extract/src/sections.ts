@@ -28,6 +28,9 @@ const ELSEWHERE_WORDS = [
   'more (stories|articles|posts|news) ',
   'you (may|might) (also )?(like|enjoy|be interested)',
   'popular (posts|articles|stories)',
+  '(latest|recent) (posts|articles|stories)',
+  'recently viewed( products| items)?',
+  'from (the|our) blog',
   'share (this|on)\\b',
   'related coverage',
   'about the author',
@@ -273,10 +276,11 @@ export const READING_TIME_LINE =
 
 /**
  * A line of its own that labels an advertisement ("Anzeige", "- Advertisement -", "Reklama") or
- * leads back ("Zurück zur Übersicht", "Back to top", "Alle anzeigen"): the page's frame, not its text.
+ * leads back ("Zurück zur Übersicht", "Back to top", "Alle anzeigen"), or tells its keys ("Press ?
+ * to show this help"): the page's frame, not its text.
  */
 export const FRAME_LINE =
-  /^[-–—\s]*(anzeige|werbung|advertisement|reklama|publicidad|publicité|zurück( zur (übersicht|listenansicht|startseite))?|back to (top|overview)|nach oben|alle anzeigen)[-–—\s:]*$/i;
+  /^[-–—\s]*(anzeige|werbung|advertisement|reklama|publicidad|publicité|zurück( zur (übersicht|listenansicht|startseite))?|back to (top|overview)|nach oben|alle anzeigen|press (s or \/|\?|esc) to (search|show|hide)[^.]{0,30})[-–—\s:]*$/i;
 
 /**
  * Where and when a post was filed ("This entry was posted in News", "Der Beitrag wurde am ...
@@ -287,6 +291,26 @@ export const FILED_LINE =
 
 /** Such a line names the post's categories or tags too: a few of them. */
 export const MAX_FILED_CHARS = 300;
+
+/**
+ * A card's controls and badges, each a line of its own on every card of a shop's grid ("Add to
+ * cart", "Add to compare", "Quick view", "Choose options", "Top rated", "New arrival", "See price
+ * in cart", a rating widget's "Rate this book"), and the grid's sort bar ("Sort by:", "Price, low
+ * to high"): what a shopper clicks or a label the shop pins on, not what the card says of its
+ * product. Not "Best sellers" or "New arrivals", which also head a shop's sections.
+ */
+export const CARD_CONTROL_LINE =
+  /^(add to (cart|bag|basket|wish ?list|compare|favou?rites)|compare|quick ?(view|shop|look)|(choose|select|show|more) options|view details|read (full article|entire review)|top rated|new arrival|sponsored|award winner|be the first to review.*|calculate shipping|(current price )?see price in cart|(available in additional )?\d+ options|sort by|sort( by)? ?:.{0,20}|price,? (low to high|high to low)|alphabetically, ?[a-z] ?- ?[a-z]|date, (old to new|new to old)|rate this (book|product|item|recipe|movie|film|title)|clear rating)$/i;
+
+/**
+ * A thread's controls and its authors' status, each a line of its own under or beside every post
+ * ("Permalink", "Embed", "Share on other sites", "Reply with quote", "View profile", "Senior
+ * member", "Moderator", "Offline", "4 likes", "Posts: 1,234", "Joined", "Last edited: ..."), and a
+ * Q&A site's prompts ("Ask question", "Sorted by:", "Your answer"), on any page but a product's: a
+ * forum's page often says nothing of itself, and an article's comments carry them too.
+ */
+export const THREAD_CONTROL_LINE =
+  /^(permalink|embed|share on other sites|link to post|view (profile|forum posts|forum threads|public profile)|original poster|offline|((senior|established|new|junior|active|well-known|premium) )?member|\d+ likes?|click to expand\.*|reply with quote( \d+)?|reply \d+|(posts|replies): [\d,]+|[\d,]+ posts|joined|join date|visit homepage|wrote on|sorted by:|ask question|start asking to get answers|moderator|last edited:.*|your answer|you must (log|sign) in to (answer|reply|post).*|no posts)$/i;
 
 /** Removes, under `content`, each block whose whole text is a line `line` matches, of `maxChars` at most. */
 export function removeLines(content: Element, line: RegExp, maxChars = MAX_LABEL_CHARS): void {
