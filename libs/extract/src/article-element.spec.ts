@@ -1,5 +1,7 @@
 import { parseHTML } from 'linkedom';
+import { removeChrome } from './boilerplate';
 import { extractMainContent, readPageProfile } from './index';
+import { measure } from './text-stats';
 
 const sentence = (topic: string, i: number) =>
   `${topic} sentence ${i} carries enough words to read as real prose for the extractor to weigh.`;
@@ -40,5 +42,17 @@ describe('a page without structured data that shows one article', () => {
       `<ul class="stream">${stream}</ul><div class="modal"><article><h1>The story</h1>${paragraphs('storyBody', 5)}</article></div>`,
     );
     expect(text).toContain('storyBody sentence 4');
+  });
+});
+
+describe("the chrome's removal", () => {
+  // Readability weighs the tree next: a story left an only child would be climbed out of.
+  it('leaves an empty slot named as chrome, which shows nothing, and removes one that shows an ad', () => {
+    const { document } = parseHTML(`<!doctype html><html><body><div class="wrap"><article><h1>Story</h1>
+      ${paragraphs('storyBody', 2)}</article><div class="sponsor"></div>
+      <div class="ad-slot"><img src="/ad.png"></div></div></body></html>`);
+    removeChrome(document.body, measure(document.body).of, 'article');
+    expect(document.querySelector('.sponsor')).not.toBeNull();
+    expect(document.querySelector('.ad-slot')).toBeNull();
   });
 });

@@ -89,6 +89,24 @@ function isContentHead(element: Element, stats: Map<Element, TextStats>): boolea
   return !!heading && (stats.get(heading)?.chars ?? 0) < chars;
 }
 
+/** What a reader sees of an element without text. */
+const MEDIA_TAGS =
+  'img picture video audio iframe svg canvas object embed input select textarea button'.split(' ');
+const MEDIA = MEDIA_TAGS.join(', ');
+const MEDIA_TAG = new Set(MEDIA_TAGS.map((tag) => tag.toUpperCase()));
+
+/**
+ * An element that shows nothing (an ad's or a widget's empty slot): removing it changes nothing a
+ * reader sees, only the tree Readability weighs next (a story left an only child is climbed out of).
+ */
+function blank(element: Element, stats: Map<Element, TextStats>): boolean {
+  return (
+    !stats.get(element)?.chars &&
+    !MEDIA_TAG.has(element.tagName.toUpperCase()) &&
+    !element.querySelector(MEDIA)
+  );
+}
+
 /** Titled articles looked for: a page's own story is one. */
 const MAX_TITLED_ARTICLES = 4;
 
@@ -133,7 +151,7 @@ export function removeChrome(root: Element, stats: Map<Element, TextStats>, kind
         removable(signal, stats.get(element), total, kind) &&
         !(signal === 'chrome-name' && (isSectionTitle(element, stats) || isContentHead(element, stats)))
       ) {
-        element.remove();
+        if (!blank(element, stats)) element.remove();
         return false;
       }
       return true;
