@@ -89,6 +89,39 @@ function isContentHead(element: Element, stats: Map<Element, TextStats>): boolea
   return !!heading && (stats.get(heading)?.chars ?? 0) < chars;
 }
 
+/** What a reader sees of an element without text. */
+const MEDIA_TAGS =
+  'img picture video audio iframe svg canvas object embed input select textarea button'.split(' ');
+const MEDIA = MEDIA_TAGS.join(', ');
+const MEDIA_TAG = new Set(MEDIA_TAGS.map((tag) => tag.toUpperCase()));
+
+/**
+ * An element that shows nothing (an ad's or a widget's empty slot): removing it changes nothing a
+ * reader sees, only the tree Readability weighs next (a story left an only child is climbed out of).
+ */
+function blank(element: Element, stats: Map<Element, TextStats>): boolean {
+  return (
+    !stats.get(element)?.chars &&
+    !MEDIA_TAG.has(element.tagName.toUpperCase()) &&
+    !element.querySelector(MEDIA)
+  );
+}
+
+/** Titled articles looked for: a page's own story is one. */
+const MAX_TITLED_ARTICLES = 4;
+
+/**
+ * What holds an article titled by an h1: a dialog among them is the page's story opened over a
+ * stream of others (a news site's modal reader), not a banner. No consent dialog holds one.
+ */
+function titledArticleHolders(root: Element): Set<Element> {
+  const holders = new Set<Element>();
+  for (const h1 of [...root.querySelectorAll('article h1')].slice(0, MAX_TITLED_ARTICLES))
+    for (let at = h1.parentElement; at && at !== root && !holders.has(at); at = at.parentElement)
+      holders.add(at);
+  return holders;
+}
+
 /**
  * Removes navigation, headers, footers, sidebars, banners, dialogs and controls, read from tags,
  * roles and class names; top down: what is removed is not looked into. Readers' comments go on an
@@ -101,11 +134,13 @@ export function removeChrome(root: Element, stats: Map<Element, TextStats>, kind
   const kept = new Set<Element>();
   for (let main = root.querySelector('main, [role="main"]'); main && main !== root; main = main.parentElement)
     kept.add(main);
+  const holders = titledArticleHolders(root);
   const comments: Element[] = [];
   let commentChars = 0;
   const walk = (roots: Element[], weighComments: boolean) =>
     walkElements(roots, (element) => {
-      const signal = kept.has(element) ? 'none' : signalOf(element);
+      let signal = kept.has(element) ? 'none' : signalOf(element);
+      if (signal === 'overlay' && holders.has(element)) signal = 'none';
       if (signal === 'comments' && weighComments) {
         // Weighed all together once the walk is done: each comment alone is a small part of a thread.
         comments.push(element);
@@ -116,7 +151,7 @@ export function removeChrome(root: Element, stats: Map<Element, TextStats>, kind
         removable(signal, stats.get(element), total, kind) &&
         !(signal === 'chrome-name' && (isSectionTitle(element, stats) || isContentHead(element, stats)))
       ) {
-        element.remove();
+        if (!blank(element, stats)) element.remove();
         return false;
       }
       return true;

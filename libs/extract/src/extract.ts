@@ -129,6 +129,21 @@ export function extractMainContent(
   return content;
 }
 
+/** <article> elements read: a page's own is one, a listing's one a card. */
+const MAX_ARTICLES = 100;
+
+/**
+ * Whether the content holds one <article> titled by an h1, and more beside it: HTML's own sign that
+ * the page is that article, shown among other things (a stream of stories, related cards). An
+ * <article> holding the whole content says nothing: themes wrap any page, a thread, a listing so.
+ */
+function besideArticle(root: Element): boolean {
+  const titled = [...root.querySelectorAll('article')]
+    .slice(0, MAX_ARTICLES)
+    .filter((article) => article.querySelector('h1'));
+  return titled.length === 1;
+}
+
 /** The content's element, and what the page turned out to be. */
 function pickContent(
   document: Document,
@@ -139,7 +154,8 @@ function pickContent(
   const page = measure(body);
   if (said === 'product') removeSignups(body, page.of);
   // A story whose readers' comments are all its text (a link aggregator's) is a thread.
-  const kind = removeChrome(body, page.of, said) && said === 'article' ? 'discussion' : said;
+  const thread = removeChrome(body, page.of, said);
+  let kind = thread && said === 'article' ? 'discussion' : said;
   removeFacetPanels(body, page.of);
   if (kind === 'product') removeReviews(body, page.of);
   // Elsewhere, a band of buyers' reviews beside a collection's grid, not a site of reviews.
@@ -148,6 +164,8 @@ function pickContent(
   // A product's name heads its page, often apart from the description that outweighs it.
   const picked = coverageRoot(body, cleaned.of, kind === 'product' ? productTitle(body) : undefined);
   const root = kind === 'discussion' ? threadRoot(picked, body) : picked;
+  // Readers' comments kept as the content beside it make the page a thread, not an article.
+  if (kind === 'other' && !thread && besideArticle(root)) kind = 'article';
   const prune = planPrune(
     root,
     cleaned.of,

@@ -29,6 +29,17 @@ describe('signalOf', () => {
       expect(signalOf(element(`<div class="box ${name}"></div>`))).toBe('none');
   });
 
+  it("reads a paragraph's link that opens a popup as the sentence's words, a popup as chrome", () => {
+    const sentence = element(
+      '<p>He held that <a class="popup" href="#">the easiest way is the best</a>.</p>',
+    );
+    expect(signalOf(sentence.firstElementChild!)).toBe('none');
+    expect(signalOf(element('<div class="popup"><a href="#">Subscribe</a></div>'))).toBe('overlay');
+    expect(signalOf(element('<li><a class="popup" href="#">Get points</a></li>').firstElementChild!)).toBe(
+      'overlay',
+    );
+  });
+
   it("marks the page's own footer apart from a section's", () => {
     expect(signalOf(element('<footer></footer>'))).toBe('page-footer');
     expect(signalOf(element('<div role="contentinfo"></div>'))).toBe('page-footer');

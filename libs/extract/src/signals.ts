@@ -189,7 +189,9 @@ export function signalOf(element: Element): Signal {
   const all = [...heads, ...tails];
   const isContent = (word: string) => CONTENT_WORDS.has(word);
   if (all.filter(isContent).length > qualifiers.filter(isContent).length) return 'content';
-  if (heads.some((word) => OVERLAY_WORDS.has(word))) return 'overlay';
+  // A paragraph's link so named opens a dialog, it is none: its words are the sentence's.
+  const inSentence = element.tagName === 'A' && element.parentElement?.tagName === 'P';
+  if (!inSentence && heads.some((word) => OVERLAY_WORDS.has(word))) return 'overlay';
   if (all.some((word) => COMMENT_WORDS.has(word))) return 'comments';
   const chrome = all.find((word) => CHROME_WORDS.has(word));
   if (chrome && all.some((word) => POST_CHROME_WORDS.has(word))) return 'post-chrome';

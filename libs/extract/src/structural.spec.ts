@@ -35,6 +35,14 @@ describe('coverageRoot', () => {
     ])
       expect(rootOf(`<div id="outer"><${tag}>${inner}</${tag}></div>`).id).toBe('outer');
   });
+
+  // Its text weighs as a link's at the link only: its first paragraph alone would outweigh it.
+  it('stops above a link that wraps the blocks', () => {
+    const root = rootOf(
+      `<div id="outer"><a><p>${'first '.repeat(20)}</p><p>${'second '.repeat(20)}</p></a></div>`,
+    );
+    expect(root.id).toBe('outer');
+  });
 });
 
 // Unlike classes, so that the blocks are not items of a repeated structure.

@@ -21,9 +21,10 @@ const weight = (stats: TextStats | undefined) =>
 
 /**
  * Elements whose markdown needs the element itself, so the root is never one of them or inside
- * one: the root's children are converted, and a table's rows alone lose their table.
+ * one: the root's children are converted, and a table's rows alone lose their table. A link too:
+ * its text is weighed as a link's at the link only, so any block inside it outweighs it.
  */
-const WHOLE = new Set(['TABLE', 'PRE', 'BLOCKQUOTE', 'DL', 'FIGURE']);
+const WHOLE = new Set(['TABLE', 'PRE', 'BLOCKQUOTE', 'DL', 'FIGURE', 'A']);
 
 /**
  * The deepest element still holding COVERAGE of the page's weight, outside every WHOLE one, and
