@@ -20,7 +20,9 @@ import {
   MAX_CAPTION_CHARS,
   MAX_COMMENT_FORM_CHARS,
   MAX_FILED_CHARS,
+  MAX_PROMO_CHARS,
   POST_CONTROL_LINE,
+  PROMO_LINE,
   READING_TIME_LINE,
   removeCaptions,
   removeLabelledTails,
@@ -100,6 +102,7 @@ export function extractMainContent(
     removeLines(content, CREDIT_LINE);
     removeLines(content, READING_TIME_LINE);
     removeLines(content, FRAME_LINE);
+    removeLines(content, PROMO_LINE, MAX_PROMO_CHARS);
     removeLeadLines(content, ELSEWHERE_LEAD);
   }
   if (found === 'product') {

@@ -37,6 +37,7 @@ describe('labelled tails', () => {
       'Audios et vidéos sur le sujet',
       'Wie bewerten Sie diesen Artikel?',
       'Vorschau auf den nächsten Artikel',
+      'Vea también:',
     ]) {
       const text = extract(`<div class="entry">${paragraphs('bodyText', 12)}
         <p><strong>${label}</strong></p>${links('elsewhere')}</div>`);
@@ -200,6 +201,23 @@ describe('captions', () => {
       `<div class="entry"><p>Our trip in pictures.</p>${[1, 2, 3, 4, 5].map(figure).join('')}</div>`,
     );
     expect(gallery).toContain('Pumps at sunset number 5');
+  });
+});
+
+describe('calls to readers', () => {
+  it("drops a publisher's call to get its news, follow it or subscribe, but keeps a text about apps", () => {
+    const text = extract(`<div class="entry">${paragraphs('bodyText', 6)}
+      <p>Apps on a phone show the latest news from many sources; follow these steps shared on Twitter to pick some.</p>
+      <p>For the latest stories and breaking news updates download the Example apps for iOS and Android.</p>
+      <p>Subscribe now to our print edition for the full story.</p>
+      <p>Follow The Example on Twitter and Instagram @Example.</p>
+      <p>¿Ya sabías que tenemos canal de Telegram? Únete desde tu celular.</p>
+      <p>Schauen Sie mal in unseren Musiknewsletter!</p></div>`);
+    expect(text).toContain('bodyText sentence 5');
+    expect(text).toContain('Apps on a phone show the latest news');
+    expect(text).not.toMatch(
+      /download the Example apps|Subscribe now|Follow The Example|Telegram|Musiknewsletter/,
+    );
   });
 });
 

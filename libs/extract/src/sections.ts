@@ -73,6 +73,8 @@ const ELSEWHERE_WORDS = [
   'zobacz (też|także|również)',
   '(le|te) puede interesar',
   'lee también',
+  'vea también',
+  'puedes ver',
   'lea( también| más| además)?',
   'mir[ae]',
   'dowiedz się więcej',
@@ -288,11 +290,51 @@ export const FILED_LINE =
 /** Such a line names the post's categories or tags too: a few of them. */
 export const MAX_FILED_CHARS = 300;
 
-/** Removes, under `content`, each block whose whole text is a line `line` matches, of `maxChars` at most. */
-export function removeLines(content: Element, line: RegExp, maxChars = MAX_LABEL_CHARS): void {
+/** The networks a page asks its readers to follow it on. */
+const NETWORKS = '(twitter|facebook|instagram|tiktok|youtube|linkedin|telegram|whatsapp)';
+
+/**
+ * A publisher's call to its readers, a line of its own below the text: to get its news elsewhere
+ * ("For the latest stories download the ... apps", "Never miss the latest news by signing up to our
+ * newsletter"), to read its newsletter ("Schauen Sie mal in unseren Newsletter"), to follow it on a
+ * network ("Follow The Gleaner on Twitter", "seguir a Materia en Facebook", "nuestro canal de
+ * Telegram"), or to subscribe for the rest ("Subscribe now ... for the full story", "Pour lire la
+ * suite"). What a text says of apps, newsletters or networks names no "our" and calls no one.
+ */
+export const PROMO_LINE = new RegExp(
+  [
+    // Its news on its app: "the app shows the latest news" is a text's.
+    '\\b(get|download|install)\\s(the\\s)?(latest|breaking) (news|stories|headlines)\\b.{0,60}\\bapps?\\b',
+    '\\b(latest|breaking) (news|stories|headlines)\\b.{0,60}\\b(get|download|install)\\b.{0,40}\\bapps?\\b',
+    '\\b(our|unser(e|em|en|er)?|nuestr[oa]s?|notre|nos)\\s(\\S+\\s)?\\S*newsletter\\b',
+    // Who is followed is a name or "us": "Follow these steps shared on Twitter" is the text's.
+    `\\b(follow|folgen sie|folge|síguenos|seguir a|siga a|suivez|obserwuj)\\s(the\\s)?\\S+\\s(on|auf|en|sur|na)\\s(\\S+\\s)?${NETWORKS}\\b`,
+    `\\bcanal de ${NETWORKS}\\b`,
+    '\\bsubscribe\\b.{0,60}\\b(full story|full article|to read|to continue)',
+    '\\bto (view|read|continue reading) the (full|rest|entire) (story|article)',
+    '\\bpour lire la suite\\b',
+    '\\bsubscribe (now|today)\\b',
+  ].join('|'),
+  'i',
+);
+
+/** Such a call is a sentence or two. */
+export const MAX_PROMO_CHARS = 250;
+
+/**
+ * Removes, under `content`, each block whose whole text is a line `line` matches, of `maxChars` at
+ * most; none when more than `most` match (then they are the content's own: a listing's dates).
+ */
+export function removeLines(
+  content: Element,
+  line: RegExp,
+  maxChars = MAX_LABEL_CHARS,
+  most = MAX_LABELS,
+): void {
   const { of: stats } = measure(content);
   const charsOf = (element: Element) => stats.get(element)?.chars ?? 0;
-  for (const found of findLines(content, line, stats, maxChars)) lineBlock(found, content, charsOf).remove();
+  const found = findLines(content, line, stats, maxChars);
+  if (found.length <= most) for (const each of found) lineBlock(each, content, charsOf).remove();
 }
 
 /** A line pointing to another story is short: a label and a headline. */
