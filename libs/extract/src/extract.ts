@@ -29,6 +29,13 @@ import {
   removeLeadLines,
   removeLines,
 } from './sections';
+import {
+  CONSENT_LINE,
+  MACHINERY_LINE,
+  MAX_CONSENT_CHARS,
+  MAX_MACHINERY_CHARS,
+  removeDateLines,
+} from './template-lines';
 import { readabilityArticle, readabilityCanAfford } from './readability-candidate';
 import { coverageRoot, MIN_CARDS, MIN_ROW_CARDS, planPrune } from './structural';
 import { measure } from './text-stats';
@@ -96,6 +103,7 @@ export function extractMainContent(
     if (found !== 'product') {
       removeLines(content, COMMENT_FORM_LINE, MAX_COMMENT_FORM_CHARS);
       removeLines(content, FILED_LINE, MAX_FILED_CHARS);
+      removeDateLines(content);
     }
     // A gallery's captions are its text, credits and all.
     if (!removeCaptions(content)) removeLines(content, CAPTION_LINE, MAX_CAPTION_CHARS);
@@ -103,6 +111,8 @@ export function extractMainContent(
     removeLines(content, READING_TIME_LINE);
     removeLines(content, FRAME_LINE);
     removeLines(content, PROMO_LINE, MAX_PROMO_CHARS);
+    removeLines(content, CONSENT_LINE, MAX_CONSENT_CHARS);
+    removeLines(content, MACHINERY_LINE, MAX_MACHINERY_CHARS);
     removeLeadLines(content, ELSEWHERE_LEAD);
   }
   if (found === 'product') {

@@ -131,12 +131,13 @@ describe('credits and bylines', () => {
     const text = extract(
       `<article>${paragraphs('bodyText', 6)}<p>- Anzeige -</p><div>Advertisement</div>
       <p>The Anzeige ran in three papers, and advertisement rules apply.</p>
-      ${paragraphs('moreText', 4)}<p><a href="/list">Zurück zur Übersicht</a></p></article>`,
+      ${paragraphs('moreText', 4)}<p><a href="/list">Zurück zur Übersicht</a></p><div>Gefällt mir Wird geladen...</div></article>`,
       ARTICLE_LD,
     );
     expect(text).toContain('moreText sentence 3');
     expect(text).toContain('The Anzeige ran');
-    for (const noise of ['- Anzeige -', 'Advertisement', 'Zurück']) expect(text).not.toContain(noise);
+    for (const noise of ['- Anzeige -', 'Advertisement', 'Zurück', 'Wird geladen'])
+      expect(text).not.toContain(noise);
   });
 
   it('keeps a section title classed as a header, and drops a page header classed so', () => {
@@ -218,6 +219,47 @@ describe('calls to readers', () => {
     expect(text).not.toMatch(
       /download the Example apps|Subscribe now|Follow The Example|Telegram|Musiknewsletter/,
     );
+  });
+});
+
+describe('template lines', () => {
+  it('drops a date on a line of its own, not one inside a sentence nor the dates of a listing', () => {
+    const text =
+      extract(`<div class="entry"><p>Publiziert: 03.04.2020, 12:35</p><div><span>16 marca 2021</span></div>
+      <p>On <span>July 4, 2025</span>, the bill was signed.</p>${paragraphs('bodyText', 6)}</div>`);
+    expect(text).toContain('bodyText sentence 5');
+    expect(text).toContain('On July 4, 2025, the bill was signed.');
+    expect(text).not.toMatch(/Publiziert|16 marca 2021/);
+    const cards = [1, 2, 3, 4].map((i) => `<div><h3>Story ${i} of the week</h3><p>${i}.03.2024</p></div>`);
+    expect(extract(`<div class="entry">${paragraphs('intro', 2)}${cards.join('')}</div>`)).toContain(
+      '4.03.2024',
+    );
+  });
+
+  it("drops an embed's consent placeholder", () => {
+    const text =
+      extract(`<div class="entry">${paragraphs('bodyText', 6)}<div class="embed"><p>Externer Inhalt</p>
+      <p>Ich bin damit einverstanden, dass mir externe Inhalte angezeigt werden.</p></div>
+      <p>Wir respektieren deine Privatsphäre und stellen ohne dein Einverständnis keine Verbindung her.</p>${paragraphs('moreText', 2)}</div>`);
+    expect(text).toContain('moreText sentence 1');
+    expect(text).not.toMatch(/Externer Inhalt|einverstanden|Privatsphäre/);
+  });
+
+  it('drops a server error and a cookie notice left in the text, not a sentence about cookies', () => {
+    const text =
+      extract(`<div class="entry"><p>Warning: Creating default object in /www/htdocs/classes.php on line 407</p>
+      ${paragraphs('bodyText', 6)}<p>Cookies are small files a browser keeps for a site.</p>
+      <p>Durch die weitere Nutzung der Seite stimmst du der Verwendung von Cookies zu.</p></div>`);
+    expect(text).toContain('Cookies are small files');
+    expect(text).not.toMatch(/on line 407|stimmst du/);
+  });
+
+  it('drops a related label whose links went, and keeps the text that follows it', () => {
+    const text = extract(
+      `<div class="entry">${paragraphs('bodyText', 4)}<h3>Related Coverage</h3>${paragraphs('moreText', 6)}</div>`,
+    );
+    expect(text).toContain('moreText sentence 5');
+    expect(text).not.toContain('Related Coverage');
   });
 });
 

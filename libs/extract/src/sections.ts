@@ -221,6 +221,14 @@ function lineBlock(line: Element, content: Element, charsOf: (element: Element) 
   return block;
 }
 
+/** Whether some text under `content` comes before `element`. */
+function textBefore(element: Element, content: Element, charsOf: (element: Element) => number): boolean {
+  for (let at: Element | null = element; at && at !== content; at = at.parentElement)
+    for (let before = at.previousElementSibling; before; before = before.previousElementSibling)
+      if (charsOf(before) > 0) return true;
+  return false;
+}
+
 /**
  * Removes, under `content`, each block whose whole text `label` matches ("Related posts",
  * "Auch interessant:", a heading or a paragraph alike) and what follows it in its container, when
@@ -238,6 +246,9 @@ export function removeLabelledTails(content: Element, label: RegExp): void {
     for (let next = start.nextElementSibling; next; next = next.nextElementSibling) tail.push(next);
     const tailChars = tail.reduce((sum, element) => sum + charsOf(element), 0);
     if (tailChars < MAX_TAIL_SHARE * total) for (const element of tail) element.remove();
+    // Too much follows to be what it opens (its links went with the chrome): the label alone goes,
+    // when text precedes it; at the top it may open the content (a page named "Related topics").
+    else if (textBefore(start, content, charsOf)) start.remove();
   }
 }
 
@@ -274,11 +285,12 @@ export const READING_TIME_LINE =
   /^((lesezeit|reading time|temps de lecture|tiempo de lectura|czas czytania)\W*(ca\. |about )?\d+ ?(min|minutes?|minuten|minutos|minut)\.?|(ca\. )?\d+ ?(min|minutes?|minuten|minutos|minut)\.? (read|lesezeit|lesedauer|de lecture|de lectura|czytania)|ten tekst przeczytasz w .{0,30})$/i;
 
 /**
- * A line of its own that labels an advertisement ("Anzeige", "- Advertisement -", "Reklama") or
- * leads back ("Zurück zur Übersicht", "Back to top", "Alle anzeigen"): the page's frame, not its text.
+ * A line of its own that labels an advertisement ("Anzeige", "- Advertisement -", "Reklama"), leads
+ * back ("Zurück zur Übersicht", "Back to top", "Alle anzeigen") or stands where a script draws
+ * something ("Loading...", a like button's "Gefällt mir Wird geladen..."): the page's frame, not its text.
  */
 export const FRAME_LINE =
-  /^[-–—\s]*(anzeige|werbung|advertisement|reklama|publicidad|publicité|zurück( zur (übersicht|listenansicht|startseite))?|back to (top|overview)|nach oben|alle anzeigen)[-–—\s:]*$/i;
+  /^[-–—\s]*(anzeige|werbung|advertisement|reklama|publicidad|publicité|zurück( zur (übersicht|listenansicht|startseite))?|back to (top|overview)|nach oben|alle anzeigen|((gefällt mir|like|j'aime|me gusta|mi piace|polub) )?(wird geladen|loading|chargement|cargando|caricamento|wczytywanie)\s?(\.{3}|…)?)[-–—\s:]*$/i;
 
 /**
  * Where and when a post was filed ("This entry was posted in News", "Der Beitrag wurde am ...
@@ -321,20 +333,16 @@ export const PROMO_LINE = new RegExp(
 /** Such a call is a sentence or two. */
 export const MAX_PROMO_CHARS = 250;
 
-/**
- * Removes, under `content`, each block whose whole text is a line `line` matches, of `maxChars` at
- * most; none when more than `most` match (then they are the content's own: a listing's dates).
- */
-export function removeLines(
-  content: Element,
-  line: RegExp,
-  maxChars = MAX_LABEL_CHARS,
-  most = MAX_LABELS,
-): void {
+/** The outermost blocks under `content` whose whole text is a line `line` matches, of `maxChars` at most. */
+export function lineBlocks(content: Element, line: RegExp, maxChars = MAX_LABEL_CHARS): Element[] {
   const { of: stats } = measure(content);
   const charsOf = (element: Element) => stats.get(element)?.chars ?? 0;
-  const found = findLines(content, line, stats, maxChars);
-  if (found.length <= most) for (const each of found) lineBlock(each, content, charsOf).remove();
+  return findLines(content, line, stats, maxChars).map((found) => lineBlock(found, content, charsOf));
+}
+
+/** Removes, under `content`, each block whose whole text is a line `line` matches, of `maxChars` at most. */
+export function removeLines(content: Element, line: RegExp, maxChars = MAX_LABEL_CHARS): void {
+  for (const block of lineBlocks(content, line, maxChars)) block.remove();
 }
 
 /** A line pointing to another story is short: a label and a headline. */
