@@ -213,11 +213,12 @@ describe('calls to readers', () => {
       <p>Subscribe now to our print edition for the full story.</p>
       <p>Follow The Example on Twitter and Instagram @Example.</p>
       <p>¿Ya sabías que tenemos canal de Telegram? Únete desde tu celular.</p>
-      <p>Schauen Sie mal in unseren Musiknewsletter!</p></div>`);
+      <p>Schauen Sie mal in unseren Musiknewsletter!</p>
+      <p>Get the best threads of the week sent straight to your inbox!</p></div>`);
     expect(text).toContain('bodyText sentence 5');
     expect(text).toContain('Apps on a phone show the latest news');
     expect(text).not.toMatch(
-      /download the Example apps|Subscribe now|Follow The Example|Telegram|Musiknewsletter/,
+      /download the Example apps|Subscribe now|Follow The Example|Telegram|Musiknewsletter|your inbox/,
     );
   });
 });
@@ -271,6 +272,22 @@ describe('lead', () => {
     const text = extract(`<div class="page">${head}${body}</div>`, ARTICLE_LD);
     expect(text).toContain('bodyText sentence 11');
     expect(text).toContain('The lead says in two sentences');
+  });
+});
+
+describe('lead set as a heading', () => {
+  it("puts back an article's lead written as a long subheading in a page builder's row", () => {
+    const lead =
+      'Late on Sunday and with dismay the association reacted to the attack of yesterday, so the federation said in a short statement published earlier today.';
+    const row = (inner: string) =>
+      `<div class="tdc-row"><div class="col"><div class="wrap">${inner}</div></div></div>`;
+    const text = extract(
+      `<div class="page">${row('<h1>A headline of the story</h1>')}${row(`<div class="text"><h2>${lead}</h2></div>`)}
+      ${row(`<div class="text">${paragraphs('bodyText', 12)}</div>`)}</div>`,
+      ARTICLE_LD,
+    );
+    expect(text).toContain('bodyText sentence 11');
+    expect(text).toContain('in a short statement published earlier today.');
   });
 });
 

@@ -326,6 +326,8 @@ export const PROMO_LINE = new RegExp(
     '\\bto (view|read|continue reading) the (full|rest|entire) (story|article)',
     '\\bpour lire la suite\\b',
     '\\bsubscribe (now|today)\\b',
+    // A newsletter's promise: "the best threads sent straight to your inbox".
+    '\\b(delivered|sent|straight|right|directly) (straight )?to your inbox\\b',
   ].join('|'),
   'i',
 );
