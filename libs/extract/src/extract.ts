@@ -15,7 +15,6 @@ import { descriptionWords, productFromJsonLd, shareShown, THIN_PRODUCT_CHARS } f
 import type { PageKind } from './profile';
 import {
   CAPTION_LINE,
-  CARD_CONTROL_LINE,
   COMMENT_FORM_LABEL,
   COMMENT_FORM_LINE,
   COMMENTS_LABEL,
@@ -27,14 +26,24 @@ import {
   MAX_CAPTION_CHARS,
   MAX_COMMENT_FORM_CHARS,
   MAX_FILED_CHARS,
+  MAX_PROMO_CHARS,
   POST_CONTROL_LINE,
+  PROMO_LINE,
   READING_TIME_LINE,
   removeCaptions,
   removeLabelledTails,
   removeLeadLines,
   removeLines,
-  THREAD_CONTROL_LINE,
 } from './sections';
+import {
+  CARD_CONTROL_LINE,
+  CONSENT_LINE,
+  MACHINERY_LINE,
+  MAX_CONSENT_CHARS,
+  MAX_MACHINERY_CHARS,
+  removeDateLines,
+  THREAD_CONTROL_LINE,
+} from './template-lines';
 import { readabilityArticle, readabilityCanAfford } from './readability-candidate';
 import { coverageRoot, MIN_CARDS, MIN_ROW_CARDS, planPrune } from './structural';
 import { measure } from './text-stats';
@@ -105,12 +114,16 @@ export function extractMainContent(
       removeLines(content, FILED_LINE, MAX_FILED_CHARS);
       // A product's own buttons may be its page's text; a grid's repeat on every card.
       removeLines(content, CARD_CONTROL_LINE);
+      removeDateLines(content);
     }
     // A gallery's captions are its text, credits and all.
     if (!removeCaptions(content)) removeLines(content, CAPTION_LINE, MAX_CAPTION_CHARS);
     removeLines(content, CREDIT_LINE);
     removeLines(content, READING_TIME_LINE);
     removeLines(content, FRAME_LINE);
+    removeLines(content, PROMO_LINE, MAX_PROMO_CHARS);
+    removeLines(content, CONSENT_LINE, MAX_CONSENT_CHARS);
+    removeLines(content, MACHINERY_LINE, MAX_MACHINERY_CHARS);
     removeLeadLines(content, ELSEWHERE_LEAD);
   }
   if (found === 'product') {

@@ -31,6 +31,21 @@ const SENTENCE_END = /[.!?。！？…]/;
 const MIN_LEAD_WORDS = 8;
 const isProse = (text: string) => SENTENCE_END.test(text) || wordsOf(text).length >= MIN_LEAD_WORDS;
 
+/**
+ * A lead set as a subheading ("<h2>Mit Entsetzen hat das Forum ... reagiert, so der DJV in einer
+ * Meldung von heute.</h2>"): a heading this long that ends a sentence is a paragraph, not a title.
+ */
+const MIN_HEADING_LEAD_CHARS = 120;
+const SENTENCE_CLOSE = /[.!?。！？…]["“”»«'’)]*$/;
+
+/** The prose heading that is all of `element`'s text, if any: a page builder's row holding the lead. */
+function proseHeading(element: Element, chars: number, stats: Map<Element, TextStats>): Element | undefined {
+  if (chars < MIN_HEADING_LEAD_CHARS) return undefined;
+  const heading = /^H[2-4]$/.test(element.tagName) ? element : element.querySelector('h2, h3, h4');
+  if (!heading || stats.get(heading)?.chars !== chars) return undefined;
+  return SENTENCE_CLOSE.test((heading.textContent ?? '').trim()) ? heading : undefined;
+}
+
 function isLeadNamed(element: Element): boolean {
   // "introBox", "ts-intro", "article__lead": each part of a token; "subtitle-2" is a type scale's step.
   return classAndId(element)
@@ -81,8 +96,9 @@ export function leadOutside(
       after++;
       const { chars = 0, linkChars = 0 } = stats.get(element) ?? {};
       if (chars > MAX_LEAD_CHARS) return true;
+      if (linkChars <= MAX_LEAD_LINK_DENSITY * chars) lead = proseHeading(element, chars, stats);
       // One of a list of cards named as teasers: neither it nor what it holds leads the page.
-      if (isCard(element)) return false;
+      if (lead || isCard(element)) return false;
       if (
         chars >= MIN_LEAD_CHARS &&
         linkChars <= MAX_LEAD_LINK_DENSITY * chars &&

@@ -37,6 +37,7 @@ describe('labelled tails', () => {
       'Audios et vidéos sur le sujet',
       'Wie bewerten Sie diesen Artikel?',
       'Vorschau auf den nächsten Artikel',
+      'Vea también:',
     ]) {
       const text = extract(`<div class="entry">${paragraphs('bodyText', 12)}
         <p><strong>${label}</strong></p>${links('elsewhere')}</div>`);
@@ -130,12 +131,12 @@ describe('credits and bylines', () => {
     const text = extract(
       `<article>${paragraphs('bodyText', 6)}<p>- Anzeige -</p><div>Advertisement</div>
       <p>The Anzeige ran in three papers, and advertisement rules apply.</p>
-      ${paragraphs('moreText', 4)}<p><a href="/list">Zurück zur Übersicht</a></p><p>Press ? to show this help</p></article>`,
+      ${paragraphs('moreText', 4)}<p><a href="/list">Zurück zur Übersicht</a></p><p>Press ? to show this help</p><div>Gefällt mir Wird geladen...</div></article>`,
       ARTICLE_LD,
     );
     expect(text).toContain('moreText sentence 3');
     expect(text).toContain('The Anzeige ran');
-    for (const noise of ['- Anzeige -', 'Advertisement', 'Zurück', 'Press ?'])
+    for (const noise of ['- Anzeige -', 'Advertisement', 'Zurück', 'Press ?', 'Wird geladen'])
       expect(text).not.toContain(noise);
   });
 
@@ -204,6 +205,65 @@ describe('captions', () => {
   });
 });
 
+describe('calls to readers', () => {
+  it("drops a publisher's call to get its news, follow it or subscribe, but keeps a text about apps", () => {
+    const text = extract(`<div class="entry">${paragraphs('bodyText', 6)}
+      <p>Apps on a phone show the latest news from many sources; follow these steps shared on Twitter to pick some.</p>
+      <p>For the latest stories and breaking news updates download the Example apps for iOS and Android.</p>
+      <p>Subscribe now to our print edition for the full story.</p>
+      <p>Follow The Example on Twitter and Instagram @Example.</p>
+      <p>¿Ya sabías que tenemos canal de Telegram? Únete desde tu celular.</p>
+      <p>Schauen Sie mal in unseren Musiknewsletter!</p>
+      <p>Get the best threads of the week sent straight to your inbox!</p></div>`);
+    expect(text).toContain('bodyText sentence 5');
+    expect(text).toContain('Apps on a phone show the latest news');
+    expect(text).not.toMatch(
+      /download the Example apps|Subscribe now|Follow The Example|Telegram|Musiknewsletter|your inbox/,
+    );
+  });
+});
+
+describe('template lines', () => {
+  it('drops a date on a line of its own, not one inside a sentence nor the dates of a listing', () => {
+    const text =
+      extract(`<div class="entry"><p>Publiziert: 03.04.2020, 12:35</p><div><span>16 marca 2021</span></div>
+      <p>On <span>July 4, 2025</span>, the bill was signed.</p>${paragraphs('bodyText', 6)}</div>`);
+    expect(text).toContain('bodyText sentence 5');
+    expect(text).toContain('On July 4, 2025, the bill was signed.');
+    expect(text).not.toMatch(/Publiziert|16 marca 2021/);
+    const cards = [1, 2, 3, 4].map((i) => `<div><h3>Story ${i} of the week</h3><p>${i}.03.2024</p></div>`);
+    expect(extract(`<div class="entry">${paragraphs('intro', 2)}${cards.join('')}</div>`)).toContain(
+      '4.03.2024',
+    );
+  });
+
+  it("drops an embed's consent placeholder", () => {
+    const text =
+      extract(`<div class="entry">${paragraphs('bodyText', 6)}<div class="embed"><p>Externer Inhalt</p>
+      <p>Ich bin damit einverstanden, dass mir externe Inhalte angezeigt werden.</p></div>
+      <p>Wir respektieren deine Privatsphäre und stellen ohne dein Einverständnis keine Verbindung her.</p>${paragraphs('moreText', 2)}</div>`);
+    expect(text).toContain('moreText sentence 1');
+    expect(text).not.toMatch(/Externer Inhalt|einverstanden|Privatsphäre/);
+  });
+
+  it('drops a server error and a cookie notice left in the text, not a sentence about cookies', () => {
+    const text =
+      extract(`<div class="entry"><p>Warning: Creating default object in /www/htdocs/classes.php on line 407</p>
+      ${paragraphs('bodyText', 6)}<p>Cookies are small files a browser keeps for a site.</p>
+      <p>Durch die weitere Nutzung der Seite stimmst du der Verwendung von Cookies zu.</p></div>`);
+    expect(text).toContain('Cookies are small files');
+    expect(text).not.toMatch(/on line 407|stimmst du/);
+  });
+
+  it('drops a related label whose links went, and keeps the text that follows it', () => {
+    const text = extract(
+      `<div class="entry">${paragraphs('bodyText', 4)}<h3>Related Coverage</h3>${paragraphs('moreText', 6)}</div>`,
+    );
+    expect(text).toContain('moreText sentence 5');
+    expect(text).not.toContain('Related Coverage');
+  });
+});
+
 describe('lead', () => {
   it("puts back an article's lead that stands between its headline and its body", () => {
     const head = `<div class="head"><h1>A headline of the story</h1><div class="article-intro">
@@ -212,6 +272,22 @@ describe('lead', () => {
     const text = extract(`<div class="page">${head}${body}</div>`, ARTICLE_LD);
     expect(text).toContain('bodyText sentence 11');
     expect(text).toContain('The lead says in two sentences');
+  });
+});
+
+describe('lead set as a heading', () => {
+  it("puts back an article's lead written as a long subheading in a page builder's row", () => {
+    const lead =
+      'Late on Sunday and with dismay the association reacted to the attack of yesterday, so the federation said in a short statement published earlier today.';
+    const row = (inner: string) =>
+      `<div class="tdc-row"><div class="col"><div class="wrap">${inner}</div></div></div>`;
+    const text = extract(
+      `<div class="page">${row('<h1>A headline of the story</h1>')}${row(`<div class="text"><h2>${lead}</h2></div>`)}
+      ${row(`<div class="text">${paragraphs('bodyText', 12)}</div>`)}</div>`,
+      ARTICLE_LD,
+    );
+    expect(text).toContain('bodyText sentence 11');
+    expect(text).toContain('in a short statement published earlier today.');
   });
 });
 

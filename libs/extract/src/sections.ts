@@ -76,6 +76,8 @@ const ELSEWHERE_WORDS = [
   'zobacz (też|także|również)',
   '(le|te) puede interesar',
   'lee también',
+  'vea también',
+  'puedes ver',
   'lea( también| más| además)?',
   'mir[ae]',
   'dowiedz się więcej',
@@ -222,6 +224,14 @@ function lineBlock(line: Element, content: Element, charsOf: (element: Element) 
   return block;
 }
 
+/** Whether some text under `content` comes before `element`. */
+function textBefore(element: Element, content: Element, charsOf: (element: Element) => number): boolean {
+  for (let at: Element | null = element; at && at !== content; at = at.parentElement)
+    for (let before = at.previousElementSibling; before; before = before.previousElementSibling)
+      if (charsOf(before) > 0) return true;
+  return false;
+}
+
 /**
  * Removes, under `content`, each block whose whole text `label` matches ("Related posts",
  * "Auch interessant:", a heading or a paragraph alike) and what follows it in its container, when
@@ -239,6 +249,9 @@ export function removeLabelledTails(content: Element, label: RegExp): void {
     for (let next = start.nextElementSibling; next; next = next.nextElementSibling) tail.push(next);
     const tailChars = tail.reduce((sum, element) => sum + charsOf(element), 0);
     if (tailChars < MAX_TAIL_SHARE * total) for (const element of tail) element.remove();
+    // Too much follows to be what it opens (its links went with the chrome): the label alone goes,
+    // when text precedes it; at the top it may open the content (a page named "Related topics").
+    else if (textBefore(start, content, charsOf)) start.remove();
   }
 }
 
@@ -275,12 +288,13 @@ export const READING_TIME_LINE =
   /^((lesezeit|reading time|temps de lecture|tiempo de lectura|czas czytania)\W*(ca\. |about )?\d+ ?(min|minutes?|minuten|minutos|minut)\.?|(ca\. )?\d+ ?(min|minutes?|minuten|minutos|minut)\.? (read|lesezeit|lesedauer|de lecture|de lectura|czytania)|ten tekst przeczytasz w .{0,30})$/i;
 
 /**
- * A line of its own that labels an advertisement ("Anzeige", "- Advertisement -", "Reklama") or
- * leads back ("Zurück zur Übersicht", "Back to top", "Alle anzeigen"), or tells its keys ("Press ?
- * to show this help"): the page's frame, not its text.
+ * A line of its own that labels an advertisement ("Anzeige", "- Advertisement -", "Reklama"), leads
+ * back ("Zurück zur Übersicht", "Back to top", "Alle anzeigen"), tells its keys ("Press ? to show
+ * this help") or stands where a script draws something ("Loading...", a like button's "Gefällt mir
+ * Wird geladen..."): the page's frame, not its text.
  */
 export const FRAME_LINE =
-  /^[-–—\s]*(anzeige|werbung|advertisement|reklama|publicidad|publicité|zurück( zur (übersicht|listenansicht|startseite))?|back to (top|overview)|nach oben|alle anzeigen|press (s or \/|\?|esc) to (search|show|hide)[^.]{0,30})[-–—\s:]*$/i;
+  /^[-–—\s]*(anzeige|werbung|advertisement|reklama|publicidad|publicité|zurück( zur (übersicht|listenansicht|startseite))?|back to (top|overview)|nach oben|alle anzeigen|press (s or \/|\?|esc) to (search|show|hide)[^.]{0,30}|((gefällt mir|like|j'aime|me gusta|mi piace|polub) )?(wird geladen|loading|chargement|cargando|caricamento|wczytywanie)\s?(\.{3}|…)?)[-–—\s:]*$/i;
 
 /**
  * Where and when a post was filed ("This entry was posted in News", "Der Beitrag wurde am ...
@@ -292,31 +306,49 @@ export const FILED_LINE =
 /** Such a line names the post's categories or tags too: a few of them. */
 export const MAX_FILED_CHARS = 300;
 
-/**
- * A card's controls and badges, each a line of its own on every card of a shop's grid ("Add to
- * cart", "Add to compare", "Quick view", "Choose options", "Top rated", "New arrival", "See price
- * in cart", a rating widget's "Rate this book"), and the grid's sort bar ("Sort by:", "Price, low
- * to high"): what a shopper clicks or a label the shop pins on, not what the card says of its
- * product. Not "Best sellers" or "New arrivals", which also head a shop's sections.
- */
-export const CARD_CONTROL_LINE =
-  /^(add to (cart|bag|basket|wish ?list|compare|favou?rites)|compare|quick ?(view|shop|look)|(choose|select|show|more) options|view details|read (full article|entire review)|top rated|new arrival|sponsored|award winner|be the first to review.*|calculate shipping|(current price )?see price in cart|(available in additional )?\d+ options|sort by|sort( by)? ?:.{0,20}|price,? (low to high|high to low)|alphabetically, ?[a-z] ?- ?[a-z]|date, (old to new|new to old)|rate this (book|product|item|recipe|movie|film|title)|clear rating)$/i;
+/** The networks a page asks its readers to follow it on. */
+const NETWORKS = '(twitter|facebook|instagram|tiktok|youtube|linkedin|telegram|whatsapp)';
 
 /**
- * A thread's controls and its authors' status, each a line of its own under or beside every post
- * ("Permalink", "Embed", "Share on other sites", "Reply with quote", "View profile", "Senior
- * member", "Moderator", "Offline", "4 likes", "Posts: 1,234", "Joined", "Last edited: ..."), and a
- * Q&A site's prompts ("Ask question", "Sorted by:", "Your answer"), on any page but a product's: a
- * forum's page often says nothing of itself, and an article's comments carry them too.
+ * A publisher's call to its readers, a line of its own below the text: to get its news elsewhere
+ * ("For the latest stories download the ... apps", "Never miss the latest news by signing up to our
+ * newsletter"), to read its newsletter ("Schauen Sie mal in unseren Newsletter"), to follow it on a
+ * network ("Follow The Gleaner on Twitter", "seguir a Materia en Facebook", "nuestro canal de
+ * Telegram"), or to subscribe for the rest ("Subscribe now ... for the full story", "Pour lire la
+ * suite"). What a text says of apps, newsletters or networks names no "our" and calls no one.
  */
-export const THREAD_CONTROL_LINE =
-  /^(permalink|embed|share on other sites|link to post|view (profile|forum posts|forum threads|public profile)|original poster|offline|((senior|established|new|junior|active|well-known|premium) )?member|\d+ likes?|click to expand\.*|reply with quote( \d+)?|reply \d+|(posts|replies): [\d,]+|[\d,]+ posts|joined|join date|visit homepage|wrote on|sorted by:|ask question|start asking to get answers|moderator|last edited:.*|your answer|you must (log|sign) in to (answer|reply|post).*|no posts)$/i;
+export const PROMO_LINE = new RegExp(
+  [
+    // Its news on its app: "the app shows the latest news" is a text's.
+    '\\b(get|download|install)\\s(the\\s)?(latest|breaking) (news|stories|headlines)\\b.{0,60}\\bapps?\\b',
+    '\\b(latest|breaking) (news|stories|headlines)\\b.{0,60}\\b(get|download|install)\\b.{0,40}\\bapps?\\b',
+    '\\b(our|unser(e|em|en|er)?|nuestr[oa]s?|notre|nos)\\s(\\S+\\s)?\\S*newsletter\\b',
+    // Who is followed is a name or "us": "Follow these steps shared on Twitter" is the text's.
+    `\\b(follow|folgen sie|folge|síguenos|seguir a|siga a|suivez|obserwuj)\\s(the\\s)?\\S+\\s(on|auf|en|sur|na)\\s(\\S+\\s)?${NETWORKS}\\b`,
+    `\\bcanal de ${NETWORKS}\\b`,
+    '\\bsubscribe\\b.{0,60}\\b(full story|full article|to read|to continue)',
+    '\\bto (view|read|continue reading) the (full|rest|entire) (story|article)',
+    '\\bpour lire la suite\\b',
+    '\\bsubscribe (now|today)\\b',
+    // A newsletter's promise: "the best threads sent straight to your inbox".
+    '\\b(delivered|sent|straight|right|directly) (straight )?to your inbox\\b',
+  ].join('|'),
+  'i',
+);
+
+/** Such a call is a sentence or two. */
+export const MAX_PROMO_CHARS = 250;
+
+/** The outermost blocks under `content` whose whole text is a line `line` matches, of `maxChars` at most. */
+export function lineBlocks(content: Element, line: RegExp, maxChars = MAX_LABEL_CHARS): Element[] {
+  const { of: stats } = measure(content);
+  const charsOf = (element: Element) => stats.get(element)?.chars ?? 0;
+  return findLines(content, line, stats, maxChars).map((found) => lineBlock(found, content, charsOf));
+}
 
 /** Removes, under `content`, each block whose whole text is a line `line` matches, of `maxChars` at most. */
 export function removeLines(content: Element, line: RegExp, maxChars = MAX_LABEL_CHARS): void {
-  const { of: stats } = measure(content);
-  const charsOf = (element: Element) => stats.get(element)?.chars ?? 0;
-  for (const found of findLines(content, line, stats, maxChars)) lineBlock(found, content, charsOf).remove();
+  for (const block of lineBlocks(content, line, maxChars)) block.remove();
 }
 
 /** A line pointing to another story is short: a label and a headline. */
