@@ -46,7 +46,7 @@ import {
 } from './template-lines';
 import { readabilityArticle, readabilityCanAfford } from './readability-candidate';
 import { coverageRoot, MIN_CARDS, MIN_ROW_CARDS, planPrune } from './structural';
-import { measure } from './text-stats';
+import { LiveStats, measure } from './text-stats';
 
 /**
  * Readability's article is taken when it holds at least this share of the structural pick's text:
@@ -103,28 +103,30 @@ export function extractMainContent(
   // The JSON-LD description's words, read once: for Readability's pick and for what the page lacks.
   const description = kind === 'product' ? descriptionWords(jsonLd, document) : undefined;
   const { content, kind: found } = pickContent(document, kind, description);
+  // One measure for the line passes below: each keeps it as a fresh one would be.
+  const live = new LiveStats(content);
   // A thread's related threads close it too; its posts' replies are its content.
-  removeLabelledTails(content, ELSEWHERE_LABEL);
+  removeLabelledTails(live, ELSEWHERE_LABEL);
   if (found !== 'discussion') {
     // On other pages a comments label can open a thread's replies: the comments weighing decides.
-    removeLabelledTails(content, found === 'article' ? COMMENTS_LABEL : COMMENT_FORM_LABEL);
+    removeLabelledTails(live, found === 'article' ? COMMENTS_LABEL : COMMENT_FORM_LABEL);
     // A comment form's and a post's template lines; a product's page has its own (removeReviews).
     if (found !== 'product') {
-      removeLines(content, COMMENT_FORM_LINE, MAX_COMMENT_FORM_CHARS);
-      removeLines(content, FILED_LINE, MAX_FILED_CHARS);
+      removeLines(live, COMMENT_FORM_LINE, MAX_COMMENT_FORM_CHARS);
+      removeLines(live, FILED_LINE, MAX_FILED_CHARS);
       // A product's own buttons may be its page's text; a grid's repeat on every card.
-      removeLines(content, CARD_CONTROL_LINE);
-      removeDateLines(content);
+      removeLines(live, CARD_CONTROL_LINE);
+      removeDateLines(live);
     }
     // A gallery's captions are its text, credits and all.
-    if (!removeCaptions(content)) removeLines(content, CAPTION_LINE, MAX_CAPTION_CHARS);
-    removeLines(content, CREDIT_LINE);
-    removeLines(content, READING_TIME_LINE);
-    removeLines(content, FRAME_LINE);
-    removeLines(content, PROMO_LINE, MAX_PROMO_CHARS);
-    removeLines(content, CONSENT_LINE, MAX_CONSENT_CHARS);
-    removeLines(content, MACHINERY_LINE, MAX_MACHINERY_CHARS);
-    removeLeadLines(content, ELSEWHERE_LEAD);
+    if (!removeCaptions(live)) removeLines(live, CAPTION_LINE, MAX_CAPTION_CHARS);
+    removeLines(live, CREDIT_LINE);
+    removeLines(live, READING_TIME_LINE);
+    removeLines(live, FRAME_LINE);
+    removeLines(live, PROMO_LINE, MAX_PROMO_CHARS);
+    removeLines(live, CONSENT_LINE, MAX_CONSENT_CHARS);
+    removeLines(live, MACHINERY_LINE, MAX_MACHINERY_CHARS);
+    removeLeadLines(live, ELSEWHERE_LEAD);
   }
   if (found === 'product') {
     removeOtherProducts(content);
@@ -135,10 +137,10 @@ export function extractMainContent(
     if (product) content.append(product);
   } else if (found === 'discussion') {
     removeAuthorFacts(content, measure(content).of);
-    removeLines(content, POST_CONTROL_LINE);
+    removeLines(new LiveStats(content), POST_CONTROL_LINE);
   } else removeDuplicateBlocks(content, REPEATABLE);
   // Last: a status line ("Member") can be what tells repeated author facts or copies apart.
-  if (found !== 'product') removeLines(content, THREAD_CONTROL_LINE);
+  if (found !== 'product') removeLines(new LiveStats(content), THREAD_CONTROL_LINE);
   return content;
 }
 

@@ -1,4 +1,4 @@
-import { measure, type TextStats } from './text-stats';
+import type { LiveStats, TextStats } from './text-stats';
 import { childElements, walkElements } from './walk';
 
 /**
@@ -237,8 +237,9 @@ function textBefore(element: Element, content: Element, charsOf: (element: Eleme
  * "Auch interessant:", a heading or a paragraph alike) and what follows it in its container, when
  * that is a small part of the content: what points elsewhere closes a page, it does not open it.
  */
-export function removeLabelledTails(content: Element, label: RegExp): void {
-  const { of: stats } = measure(content);
+export function removeLabelledTails(live: LiveStats, label: RegExp): void {
+  const { content } = live;
+  const stats = live.current();
   const total = stats.get(content)?.chars ?? 0;
   const charsOf = (element: Element) => stats.get(element)?.chars ?? 0;
   for (const found of findLines(content, label, stats)) {
@@ -248,10 +249,10 @@ export function removeLabelledTails(content: Element, label: RegExp): void {
     const tail = [start];
     for (let next = start.nextElementSibling; next; next = next.nextElementSibling) tail.push(next);
     const tailChars = tail.reduce((sum, element) => sum + charsOf(element), 0);
-    if (tailChars < MAX_TAIL_SHARE * total) for (const element of tail) element.remove();
+    if (tailChars < MAX_TAIL_SHARE * total) for (const element of tail) live.remove(element);
     // Too much follows to be what it opens (its links went with the chrome): the label alone goes,
     // when text precedes it; at the top it may open the content (a page named "Related topics").
-    else if (textBefore(start, content, charsOf)) start.remove();
+    else if (textBefore(start, content, charsOf)) live.remove(start);
   }
 }
 
@@ -339,28 +340,30 @@ export const PROMO_LINE = new RegExp(
 /** Such a call is a sentence or two. */
 export const MAX_PROMO_CHARS = 250;
 
-/** The outermost blocks under `content` whose whole text is a line `line` matches, of `maxChars` at most. */
-export function lineBlocks(content: Element, line: RegExp, maxChars = MAX_LABEL_CHARS): Element[] {
-  const { of: stats } = measure(content);
+/** The outermost blocks under the content whose whole text is a line `line` matches, of `maxChars` at most. */
+export function lineBlocks(live: LiveStats, line: RegExp, maxChars = MAX_LABEL_CHARS): Element[] {
+  const { content } = live;
+  const stats = live.current();
   const charsOf = (element: Element) => stats.get(element)?.chars ?? 0;
   return findLines(content, line, stats, maxChars).map((found) => lineBlock(found, content, charsOf));
 }
 
-/** Removes, under `content`, each block whose whole text is a line `line` matches, of `maxChars` at most. */
-export function removeLines(content: Element, line: RegExp, maxChars = MAX_LABEL_CHARS): void {
-  for (const block of lineBlocks(content, line, maxChars)) block.remove();
+/** Removes, under the content, each block whose whole text is a line `line` matches, of `maxChars` at most. */
+export function removeLines(live: LiveStats, line: RegExp, maxChars = MAX_LABEL_CHARS): void {
+  for (const block of lineBlocks(live, line, maxChars)) live.remove(block);
 }
 
 /** A line pointing to another story is short: a label and a headline. */
 const MAX_LEAD_CHARS = 240;
 
-/** Removes, under `content`, each short line that opens with `lead` and is mostly a link. */
-export function removeLeadLines(content: Element, lead: RegExp): void {
-  const { of: stats } = measure(content);
+/** Removes, under the content, each short line that opens with `lead` and is mostly a link. */
+export function removeLeadLines(live: LiveStats, lead: RegExp): void {
+  const { content } = live;
+  const stats = live.current();
   const charsOf = (element: Element) => stats.get(element)?.chars ?? 0;
   for (const found of findLines(content, lead, stats, MAX_LEAD_CHARS)) {
     const { chars = 0, linkChars = 0 } = stats.get(found) ?? {};
-    if (linkChars >= chars / 2) lineBlock(found, content, charsOf).remove();
+    if (linkChars >= chars / 2) live.remove(lineBlock(found, content, charsOf));
   }
 }
 
@@ -375,12 +378,13 @@ const MAX_CAPTION_SHARE = 0.3;
  * text rather than part of it (both corpora's annotations leave them out, nine captions in ten).
  * Returns whether the captions are kept as the content (a gallery's).
  */
-export function removeCaptions(content: Element): boolean {
+export function removeCaptions(live: LiveStats): boolean {
+  const { content } = live;
   const captions = [...content.querySelectorAll('figcaption')].slice(0, MAX_CAPTIONS);
   if (!captions.length) return false;
-  const { of: stats } = measure(content);
+  const stats = live.current();
   const chars = captions.reduce((sum, caption) => sum + (stats.get(caption)?.chars ?? 0), 0);
   if (chars >= MAX_CAPTION_SHARE * (stats.get(content)?.chars ?? 0)) return true;
-  for (const caption of captions) caption.remove();
+  for (const caption of captions) live.remove(caption);
   return false;
 }

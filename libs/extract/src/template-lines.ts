@@ -1,6 +1,7 @@
 // Lines of a page's template or machinery set among its text: dates, embeds' consent placeholders,
 // server errors, cookie notices, and a grid's and a thread's controls.
 import { lineBlocks } from './sections';
+import type { LiveStats } from './text-stats';
 
 const MONTHS = [
   'jan(uar|uary)?|feb(ruar|ruary)?|märz?|mar(ch)?|apr(il)?|mai|may|jun[ei]?|jul[iy]?|aug(ust)?',
@@ -55,10 +56,10 @@ const standsAlone = (block: Element) =>
     (node) => node?.nodeType === TEXT_NODE && !!node.textContent?.trim(),
   );
 
-/** Removes, under `content`, the lines that are a date alone, when there are one or two of them. */
-export function removeDateLines(content: Element): void {
-  const dates = lineBlocks(content, DATE_LINE, MAX_DATE_CHARS).filter(standsAlone);
-  if (dates.length <= MAX_DATE_LINES) for (const date of dates) date.remove();
+/** Removes, under the content, the lines that are a date alone, when there are one or two of them. */
+export function removeDateLines(live: LiveStats): void {
+  const dates = lineBlocks(live, DATE_LINE, MAX_DATE_CHARS).filter(standsAlone);
+  if (dates.length <= MAX_DATE_LINES) for (const date of dates) live.remove(date);
 }
 
 /**

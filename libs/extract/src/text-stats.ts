@@ -72,3 +72,52 @@ export function measure(root: Element): DocumentStats {
   }
   return { of, elements: of.get(root)!.elements, depth, treeWeight };
 }
+
+/**
+ * The text stats under `content` as a fresh measure would give them while a run of passes removes
+ * blocks from it: one measure for the run (each pass measured the content again). A pass reads them
+ * as they stood when it began: its removals leave its ancestors' stats when the next pass asks.
+ */
+export class LiveStats {
+  private readonly stats: Map<Element, TextStats>;
+  /** Removed elements, each with the parent it had. */
+  private pending: [Element, Element][] = [];
+
+  constructor(readonly content: Element) {
+    this.stats = measure(content).of;
+  }
+
+  /** The stats, without what the passes before this one removed. */
+  current(): Map<Element, TextStats> {
+    for (const [removed, parent] of this.pending) this.takeOff(removed, parent);
+    this.pending = [];
+    return this.stats;
+  }
+
+  /** Removes `element` from the document. */
+  remove(element: Element): void {
+    if (element.parentElement) this.pending.push([element, element.parentElement]);
+    element.remove();
+  }
+
+  private takeOff(removed: Element, parent: Element): void {
+    const gone = this.stats.get(removed);
+    if (!gone) return;
+    const chain: Element[] = [];
+    let at: Element | null = parent;
+    for (; at && at !== this.content; at = at.parentElement) chain.push(at);
+    // Inside a block removed after it: that block's stats, which hold it, leave when it does.
+    if (at !== this.content) return;
+    chain.push(this.content);
+    let linkChars = gone.linkChars;
+    for (const element of chain) {
+      const stats = this.stats.get(element);
+      if (!stats) return;
+      stats.chars -= gone.chars;
+      stats.elements -= gone.elements;
+      // A link's characters are all link characters, for it and for what holds it.
+      if (element.tagName === 'A') linkChars = gone.chars;
+      stats.linkChars = element.tagName === 'A' ? stats.chars : stats.linkChars - linkChars;
+    }
+  }
+}

@@ -1,0 +1,35 @@
+import { parseHTML } from 'linkedom';
+import { LiveStats, measure } from './text-stats';
+
+const body = (html: string) => parseHTML(`<!doctype html><html><body>${html}</body></html>`).document.body;
+
+/** Every attached element's stats, by id, as a map holds them. */
+const byId = (root: Element, of: Map<Element, unknown>) =>
+  Object.fromEntries([...root.querySelectorAll('[id]')].map((element) => [element.id, of.get(element)]));
+
+describe('LiveStats', () => {
+  const page = `<div id="list"><p id="one">First line <a id="link" href="/a">linked <b id="bold">words</b> here</a></p>
+    <p id="two">Second <a id="short" href="/b">x</a></p><div id="box"><p id="inner">Inner <a id="deep" href="/c">link</a></p>
+    <p id="kept">Kept text</p></div></div>`;
+
+  it('reads as a fresh measure once the pass that removed blocks has ended', () => {
+    const root = body(page);
+    const live = new LiveStats(root);
+    const before = live.current();
+    const removed = ['bold', 'two', 'inner'].map((id) => root.querySelector(`#${id}`)!);
+    for (const element of removed) live.remove(element);
+    // The pass still reads what it began with.
+    const untouched = body(page);
+    expect(before.get(root)).toEqual(measure(untouched).of.get(untouched));
+    expect(byId(root, live.current())).toEqual(byId(root, measure(root).of));
+  });
+
+  it('counts a block removed inside another removed block once', () => {
+    const root = body(page);
+    const live = new LiveStats(root);
+    live.remove(root.querySelector('#deep')!);
+    live.remove(root.querySelector('#box')!);
+    expect(byId(root, live.current())).toEqual(byId(root, measure(root).of));
+    expect(live.current().get(root)).toEqual(measure(root).of.get(root));
+  });
+});
