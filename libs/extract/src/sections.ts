@@ -1,4 +1,4 @@
-import type { LiveStats, TextStats } from './text-stats';
+import type { LiveStats } from './text-stats';
 import { childElements, walkElements } from './walk';
 
 /**
@@ -183,15 +183,11 @@ const MAX_LABELS = 50;
 const MAX_TAIL_SHARE = 0.25;
 
 /** The blocks under `content` whose whole text, a line at most, `label` matches; in document order. */
-function findLines(
-  content: Element,
-  label: RegExp,
-  stats: Map<Element, TextStats>,
-  maxChars = MAX_LABEL_CHARS,
-): Element[] {
+function findLines(live: LiveStats, label: RegExp, maxChars = MAX_LABEL_CHARS): Element[] {
+  const stats = live.current();
   const labels: Element[] = [];
   walkElements(
-    childElements(content),
+    childElements(live.content),
     (element) => {
       if (labels.length >= MAX_LABELS) return false;
       const { chars = 0, elements = 0 } = stats.get(element) ?? {};
@@ -200,7 +196,7 @@ function findLines(
         chars <= maxChars &&
         elements <= MAX_LABEL_ELEMENTS &&
         // Collapsed first: a line of 80 visible characters may hold megabytes of whitespace.
-        label.test((element.textContent ?? '').replace(/\s+/g, ' ').trim())
+        label.test(live.lineText(element))
       ) {
         labels.push(element);
         return false;
@@ -242,7 +238,7 @@ export function removeLabelledTails(live: LiveStats, label: RegExp): void {
   const stats = live.current();
   const total = stats.get(content)?.chars ?? 0;
   const charsOf = (element: Element) => stats.get(element)?.chars ?? 0;
-  for (const found of findLines(content, label, stats)) {
+  for (const found of findLines(live, label)) {
     if (!content.contains(found)) continue; // in an earlier label's tail
     // The outermost element holding the label alone: its siblings are the section.
     const start = lineBlock(found, content, charsOf);
@@ -345,7 +341,7 @@ export function lineBlocks(live: LiveStats, line: RegExp, maxChars = MAX_LABEL_C
   const { content } = live;
   const stats = live.current();
   const charsOf = (element: Element) => stats.get(element)?.chars ?? 0;
-  return findLines(content, line, stats, maxChars).map((found) => lineBlock(found, content, charsOf));
+  return findLines(live, line, maxChars).map((found) => lineBlock(found, content, charsOf));
 }
 
 /** Removes, under the content, each block whose whole text is a line `line` matches, of `maxChars` at most. */
@@ -361,7 +357,7 @@ export function removeLeadLines(live: LiveStats, lead: RegExp): void {
   const { content } = live;
   const stats = live.current();
   const charsOf = (element: Element) => stats.get(element)?.chars ?? 0;
-  for (const found of findLines(content, lead, stats, MAX_LEAD_CHARS)) {
+  for (const found of findLines(live, lead, MAX_LEAD_CHARS)) {
     const { chars = 0, linkChars = 0 } = stats.get(found) ?? {};
     if (linkChars >= chars / 2) live.remove(lineBlock(found, content, charsOf));
   }

@@ -32,4 +32,20 @@ describe('LiveStats', () => {
     expect(byId(root, live.current())).toEqual(byId(root, measure(root).of));
     expect(live.current().get(root)).toEqual(measure(root).of.get(root));
   });
+
+  it('reads a line again once something under it is removed, and keeps it otherwise', () => {
+    const root = body(page);
+    const live = new LiveStats(root);
+    const box = root.querySelector('#box')!;
+    expect(live.lineText(box)).toBe('Inner link Kept text');
+    live.remove(root.querySelector('#deep')!);
+    expect(live.lineText(box)).toBe('Inner Kept text');
+    const kept = root.querySelector('#kept')!;
+    expect(live.lineText(kept)).toBe('Kept text');
+    // A sibling's removal leaves the line as it was read.
+    kept.firstChild!.textContent = 'changed behind its back';
+    live.remove(root.querySelector('#inner')!);
+    expect(live.lineText(kept)).toBe('Kept text');
+    expect(live.lineText(box)).toBe('changed behind its back');
+  });
 });

@@ -82,6 +82,8 @@ export class LiveStats {
   private readonly stats: Map<Element, TextStats>;
   /** Removed elements, each with the parent it had. */
   private pending: [Element, Element][] = [];
+  /** Elements' text as lines read it, kept until something under them goes. */
+  private readonly lines = new Map<Element, string>();
 
   constructor(readonly content: Element) {
     this.stats = measure(content).of;
@@ -94,9 +96,21 @@ export class LiveStats {
     return this.stats;
   }
 
+  /** `element`'s text with its whitespace collapsed: the passes test the same short lines in turn. */
+  lineText(element: Element): string {
+    let text = this.lines.get(element);
+    if (text === undefined)
+      this.lines.set(element, (text = (element.textContent ?? '').replace(/\s+/g, ' ').trim()));
+    return text;
+  }
+
   /** Removes `element` from the document. */
   remove(element: Element): void {
-    if (element.parentElement) this.pending.push([element, element.parentElement]);
+    const parent = element.parentElement;
+    if (!parent) return;
+    this.pending.push([element, parent]);
+    for (let at: Element | null = parent; at; at = at === this.content ? null : at.parentElement)
+      this.lines.delete(at);
     element.remove();
   }
 
