@@ -18,6 +18,14 @@ export function readabilityCanAfford({ elements, depth, treeWeight }: DocumentSt
   return elements <= MAX_ELEMENTS && treeWeight <= MAX_TREE_WEIGHT && depth <= MAX_DEPTH;
 }
 
+/**
+ * Readability, less its pass making the article's links and media absolute: the document's
+ * were made so before (absolutizeUrls), `javascript:` links dropped; the pass resolved each again.
+ */
+class ArticlePicker extends Readability<Element> {
+  _fixRelativeUris(): void {}
+}
+
 /** Readability's article element, picked on a copy of `document`, or undefined when it finds none. */
 export function readabilityArticle(document: Document): Element | undefined {
   try {
@@ -25,7 +33,7 @@ export function readabilityArticle(document: Document): Element | undefined {
     // The article's element itself, in the copy: serialized and parsed again it cost about 7% of a
     // static page's worker CPU.
     return (
-      new Readability(copy, {
+      new ArticlePicker(copy, {
         maxElemsToParse: MAX_ELEMENTS,
         keepClasses: true,
         serializer: (node) => node as Element,
