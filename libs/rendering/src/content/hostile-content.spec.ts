@@ -1,6 +1,7 @@
 import { HOSTILE_CONTENT } from '../../../../test/fixtures/hostile-content';
 import { PageFailure } from '../page-errors';
 import { countStartTags, MAX_DEPTH, MAX_ELEMENTS, parseDocument } from './html-document';
+import { DOMParser } from 'linkedom';
 import { parserStackPatched } from './parser-patches';
 import { elementToMarkdown } from './markdown';
 import { buildContent } from './page-content';
@@ -116,6 +117,21 @@ describe('parseDocument bounds', () => {
     const document = parseDocument(`<html><body><p class="${classes}">classy</p></body></html>`);
     expect(document.querySelector('p')?.classList.length).toBe(200_000);
     expect(document.querySelector('p.c199999')?.textContent).toBe('classy');
+  });
+
+  it("names elements by each document's case rule, HTML's upper case and XML's own case", () => {
+    const html = parseDocument(
+      '<html><body><section><svg><foreignObject></foreignObject></svg></section></body></html>',
+    );
+    expect([...html.querySelectorAll('*')].map((element) => element.tagName)).toEqual(
+      expect.arrayContaining(['SECTION', 'SVG', 'FOREIGNOBJECT']),
+    );
+    const xml = new DOMParser().parseFromString('<feed><section/><Entry/></feed>', 'text/xml');
+    expect([...xml.querySelectorAll('*')].map((element) => element.nodeName)).toEqual([
+      'feed',
+      'section',
+      'Entry',
+    ]);
   });
 });
 
