@@ -209,22 +209,22 @@ function findLines(live: LiveStats, label: RegExp, maxChars = MAX_LABEL_CHARS): 
 }
 
 /** The outermost element under `content` holding `line` and no other text. */
-function lineBlock(line: Element, content: Element, charsOf: (element: Element) => number): Element {
+function lineBlock(line: Element, live: LiveStats): Element {
   let block = line;
   while (
     block.parentElement &&
-    block.parentElement !== content &&
-    charsOf(block.parentElement) === charsOf(line)
+    block.parentElement !== live.content &&
+    live.charsOf(block.parentElement) === live.charsOf(line)
   )
     block = block.parentElement;
   return block;
 }
 
 /** Whether some text under `content` comes before `element`. */
-function textBefore(element: Element, content: Element, charsOf: (element: Element) => number): boolean {
-  for (let at: Element | null = element; at && at !== content; at = at.parentElement)
+function textBefore(element: Element, live: LiveStats): boolean {
+  for (let at: Element | null = element; at && at !== live.content; at = at.parentElement)
     for (let before = at.previousElementSibling; before; before = before.previousElementSibling)
-      if (charsOf(before) > 0) return true;
+      if (live.charsOf(before) > 0) return true;
   return false;
 }
 
@@ -235,20 +235,18 @@ function textBefore(element: Element, content: Element, charsOf: (element: Eleme
  */
 export function removeLabelledTails(live: LiveStats, label: RegExp): void {
   const { content } = live;
-  const stats = live.current();
-  const total = stats.get(content)?.chars ?? 0;
-  const charsOf = (element: Element) => stats.get(element)?.chars ?? 0;
+  const total = live.current().get(content)?.chars ?? 0;
   for (const found of findLines(live, label)) {
     if (!content.contains(found)) continue; // in an earlier label's tail
     // The outermost element holding the label alone: its siblings are the section.
-    const start = lineBlock(found, content, charsOf);
+    const start = lineBlock(found, live);
     const tail = [start];
     for (let next = start.nextElementSibling; next; next = next.nextElementSibling) tail.push(next);
-    const tailChars = tail.reduce((sum, element) => sum + charsOf(element), 0);
+    const tailChars = tail.reduce((sum, element) => sum + live.charsOf(element), 0);
     if (tailChars < MAX_TAIL_SHARE * total) for (const element of tail) live.remove(element);
     // Too much follows to be what it opens (its links went with the chrome): the label alone goes,
     // when text precedes it; at the top it may open the content (a page named "Related topics").
-    else if (textBefore(start, content, charsOf)) live.remove(start);
+    else if (textBefore(start, live)) live.remove(start);
   }
 }
 
@@ -338,10 +336,7 @@ export const MAX_PROMO_CHARS = 250;
 
 /** The outermost blocks under the content whose whole text is a line `line` matches, of `maxChars` at most. */
 export function lineBlocks(live: LiveStats, line: RegExp, maxChars = MAX_LABEL_CHARS): Element[] {
-  const { content } = live;
-  const stats = live.current();
-  const charsOf = (element: Element) => stats.get(element)?.chars ?? 0;
-  return findLines(live, line, maxChars).map((found) => lineBlock(found, content, charsOf));
+  return findLines(live, line, maxChars).map((found) => lineBlock(found, live));
 }
 
 /** Removes, under the content, each block whose whole text is a line `line` matches, of `maxChars` at most. */
@@ -354,12 +349,10 @@ const MAX_LEAD_CHARS = 240;
 
 /** Removes, under the content, each short line that opens with `lead` and is mostly a link. */
 export function removeLeadLines(live: LiveStats, lead: RegExp): void {
-  const { content } = live;
   const stats = live.current();
-  const charsOf = (element: Element) => stats.get(element)?.chars ?? 0;
   for (const found of findLines(live, lead, MAX_LEAD_CHARS)) {
     const { chars = 0, linkChars = 0 } = stats.get(found) ?? {};
-    if (linkChars >= chars / 2) live.remove(lineBlock(found, content, charsOf));
+    if (linkChars >= chars / 2) live.remove(lineBlock(found, live));
   }
 }
 

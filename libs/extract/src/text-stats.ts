@@ -96,6 +96,11 @@ export class LiveStats {
     return this.stats;
   }
 
+  /** `element`'s visible characters as the pass began (0 for what was never measured). */
+  charsOf(element: Element): number {
+    return this.stats.get(element)?.chars ?? 0;
+  }
+
   /** `element`'s text with its whitespace collapsed: the passes test the same short lines in turn. */
   lineText(element: Element): string {
     let text = this.lines.get(element);
