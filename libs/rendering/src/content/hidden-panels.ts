@@ -1,4 +1,5 @@
 import { rootsOf, walkElements } from '@app/extract';
+import { MAX_DEPTH } from './document-bounds';
 
 /** Controls whose collapsed panels are read, 16 panels each at most; the rest stay hidden. */
 const MAX_DISCLOSURE_CONTROLS = 1000;
@@ -47,9 +48,6 @@ function disclosurePanels(document: Document): Set<Element> {
   return panels;
 }
 
-/** Ancestors of an h1 read for hidden boxes: as deep as a parsed tree goes (html-document.ts). */
-const MAX_BOX_LEVELS = 512;
-
 /** h1s read for the page's title: a page holds a few (a menu's, a dialog's, the title). */
 const MAX_TITLES = 20;
 
@@ -82,11 +80,7 @@ function hiddenTitleBoxes(document: Document): Element[] {
     .filter((h1) => lineOf(h1.textContent) !== '' && title.includes(lineOf(h1.textContent)));
   const boxes = titled.map((h1) => {
     const hidden: Element[] = [];
-    for (
-      let box = h1.parentElement, level = 0;
-      box && level < MAX_BOX_LEVELS;
-      box = box.parentElement, level++
-    )
+    for (let box = h1.parentElement, level = 0; box && level < MAX_DEPTH; box = box.parentElement, level++)
       if (isHidden(box)) hidden.push(box);
     return hidden;
   });

@@ -1,6 +1,7 @@
 import { HOSTILE_CONTENT } from '../../../../test/fixtures/hostile-content';
 import { PageFailure } from '../page-errors';
-import { countStartTags, MAX_DEPTH, MAX_ELEMENTS, parseDocument } from './html-document';
+import { MAX_DEPTH, MAX_ELEMENTS } from './document-bounds';
+import { countStartTags, parseDocument } from './html-document';
 import { DOMParser } from 'linkedom';
 import { parserStackPatched } from './parser-patches';
 import { elementToMarkdown } from './markdown';
