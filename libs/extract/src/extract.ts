@@ -1,4 +1,5 @@
 import { removeChrome } from './boilerplate';
+import { removeBuyBoxes } from './buy-box';
 import { removeAuthorFacts, threadRoot } from './discussion';
 import { removeDuplicateBlocks } from './duplicates';
 import { removeFacetPanels } from './facets';
@@ -167,7 +168,10 @@ function pickContent(
 ): { content: Element; kind: PageKind } {
   const body = document.body ?? document.documentElement;
   const page = measure(body);
-  if (said === 'product') removeSignups(body, page.of);
+  if (said === 'product') {
+    removeSignups(body, page.of);
+    removeBuyBoxes(body, page.of, productTitle(body));
+  }
   // A story whose readers' comments are all its text (a link aggregator's) is a thread.
   const thread = removeChrome(body, page.of, said);
   let kind = thread && said === 'article' ? 'discussion' : said;

@@ -270,3 +270,37 @@ describe('extractMainContent on collections', () => {
     for (const option of ['Green', '$10 - $25']) expect(text).not.toContain(option);
   });
 });
+
+describe('extractMainContent on a product page: the buy box', () => {
+  const options = `<div>Color: optionWhite</div><div>optionWhite</div><div>optionBlack</div>
+      <div>quantityLabel</div><input name="quantity" value="1">`;
+  const buyForm = `<form action="/cart/add" method="post">${options}<button type="submit">Add to cart</button>
+      <div>or 4 paymentsOf $12.00</div></form>`;
+
+  it('drops the form that buys, its options and payment plans, and keeps the product text', () => {
+    const page = (buy: string) =>
+      extract(
+        '<meta property="og:type" content="product">',
+        `<main><div class="product"><h1>Steel kettle</h1><div>$49.00</div>${buy}
+        <div class="selling-usps"><div>uspLine: delivery in 2 days</div><div>uspLine: free returns</div></div>
+        ${paragraphs('kettleDescription', 4)}</div></main>`,
+      );
+    for (const text of [page(buyForm), page(`<div class="product-form">${options}</div>`)]) {
+      expect(text).toContain('kettleDescription sentence 3');
+      for (const noise of ['optionWhite', 'optionBlack', 'quantityLabel', 'paymentsOf', 'uspLine'])
+        expect(text).not.toContain(noise);
+    }
+  });
+
+  it("keeps a form that holds the product's description, and any form of a page that is no product", () => {
+    const wrapped = extract(
+      '<meta property="og:type" content="product">',
+      `<main><h1>Steel kettle</h1><form action="/cart/add" method="post"><span>$49.00</span>
+        <p>${sentence('kettleDescription', 0)} ${sentence('kettleDescription', 1)}</p>
+        <button type="submit">Add to cart</button></form></main>`,
+    );
+    expect(wrapped).toContain('kettleDescription sentence 1');
+    const other = extract('', `<main><h1>Steel kettle</h1>${paragraphs('kettleText', 4)}${buyForm}</main>`);
+    expect(other).toContain('optionBlack');
+  });
+});
