@@ -11,6 +11,7 @@ import {
   removeOtherProducts,
   removeReviews,
   removeSignups,
+  shownDescriptionWords,
 } from './product';
 import { descriptionWords, productFromJsonLd, shareShown, THIN_PRODUCT_CHARS } from './product-json-ld';
 import type { PageKind } from './profile';
@@ -206,10 +207,14 @@ function pickContent(
   // only, without the link-dense blocks (a byline's, tags', a breadcrumb's) the pick dropped.
   pruned();
   const article = readabilityCanAfford(page) ? readabilityArticle(document) : undefined;
-  const rootChars = measure(root).of.get(root)!.chars;
+  const rootStats = measure(root).of;
+  const rootChars = rootStats.get(root)!.chars;
   const articleChars = article ? measure(article).of.get(article)!.chars : 0;
   const readable = articleChars >= MIN_ARTICLE_CHARS && articleChars >= ARTICLE_SHARE[kind] * rootChars;
-  const content = readable && !losesDescription(article!, root, description) ? article! : root;
+  // Without one in its JSON-LD, a product's description is the block the page names so.
+  const words =
+    kind === 'product' && readable ? (description ?? shownDescriptionWords(root, rootStats)) : description;
+  const content = readable && !losesDescription(article!, root, words) ? article! : root;
   // The article's lead, between its headline and its body, is its first paragraph: not a product's.
   const lead = kind === 'product' ? undefined : leadOutside(body, content, cleaned.of);
   if (lead) content.prepend(lead.cloneNode(true));

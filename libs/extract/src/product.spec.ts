@@ -189,6 +189,16 @@ describe('extractMainContent on product pages', () => {
     // The description's neighbours too, which JSON-LD does not hold.
     for (const part of ['descriptionText', 'specCapacity', 'featureText 5']) expect(text).toContain(part);
     expect(text.split('descriptionText').length).toBe(2);
+    // Without JSON-LD's, the description is the block named so.
+    const named = extract(
+      '<meta property="og:type" content="product">',
+      `<main><div class="summary"><h1>Steel kettle</h1><span>$49.00</span>
+        <div class="accordion"><div class="product-description">${description}<br>
+        Its limescale filter lifts out to rinse under the tap, and its cord winds into its base.<br>
+        A light shows when it heats, and it switches itself off once the water boils.</div></div></div>
+        <div class="features">${features}</div></main>`,
+    );
+    for (const part of ['descriptionText', 'featureText 5']) expect(named).toContain(part);
   });
 
   it('leaves a product page with visible text as it is', () => {

@@ -1,7 +1,7 @@
 import { removeSectionsHeaded } from './sections';
-import { names } from './signals';
+import { classAndId, names } from './signals';
 import { planPrune } from './structural';
-import { measure, type TextStats } from './text-stats';
+import { measure, type TextStats, wordsOf } from './text-stats';
 import { childElements, walkElements } from './walk';
 
 /** Headings that introduce other products, what others said or the shop's terms, not the page's own product. */
@@ -108,4 +108,35 @@ export function removeSignups(root: Element, stats: Map<Element, TextStats>): vo
       block = parent;
     if (block !== field) block.remove();
   }
+}
+
+/** A class or id word naming the product's description, in the shops' languages. */
+const DESCRIPTION_NAME =
+  /(^|[\s_-])(description|beschreibung|descripcion|descrizione|omschrijving|opis)([\s_-]|$)/i;
+
+/** A description is a paragraph or a few: less is a caption, more a wrapper of the whole page. */
+const MIN_SHOWN_DESCRIPTION_CHARS = 200;
+const MAX_SHOWN_DESCRIPTION_CHARS = 3000;
+
+/**
+ * The words of the product's description as the page shows it, for a page whose JSON-LD has none:
+ * the first block named so (itemprop, class or id) of a paragraph or a few.
+ */
+export function shownDescriptionWords(root: Element, stats: Map<Element, TextStats>): string[] | undefined {
+  let found: Element | undefined;
+  walkElements(
+    [root],
+    (element) => {
+      if (found) return false;
+      const chars = stats.get(element)?.chars ?? 0;
+      if (chars < MIN_SHOWN_DESCRIPTION_CHARS) return false;
+      const named =
+        (element.getAttribute('itemprop') ?? '').toLowerCase() === 'description' ||
+        DESCRIPTION_NAME.test(classAndId(element));
+      if (named && chars <= MAX_SHOWN_DESCRIPTION_CHARS) found = element;
+      return !found;
+    },
+    true,
+  );
+  return found && wordsOf((found.textContent ?? '').toLowerCase());
 }
