@@ -48,7 +48,8 @@ function buyForm(form: Element): boolean {
 }
 
 /**
- * Removes a product page's buy box before the content is picked: a block named so (BUY_NAME) or a
+ * Removes a page's buy boxes before the content is picked (a product's, a collection card's, whether
+ * or not the page says it is a product): a block named so (BUY_NAME) or a
  * form that buys (its target a cart, or a buy button), holding the price's options, the quantity,
  * the payment plans and delivery promises ("Color: white", "or 4 payments of", "Standard Delivery
  * (4-7 Working Days)"): controls and their labels, not the product's text. The largest such block,
