@@ -10,6 +10,7 @@ import {
   productTitle,
   removeOtherProducts,
   removeReviews,
+  leavesOutProse,
   removeSignups,
   shownDescriptionWords,
 } from './product';
@@ -84,8 +85,8 @@ const REPEATABLE = new Set(['P', 'PRE', 'CODE', 'TABLE', 'LI', 'DD', 'DT']);
  */
 const DESCRIPTION_LOSS = 0.2;
 
-function losesDescription(article: Element, root: Element, words: string[] | undefined): boolean {
-  return !!words && shareShown(words, root) - shareShown(words, article) >= DESCRIPTION_LOSS;
+function losesDescription(article: Element, root: Element, words: string[]): boolean {
+  return shareShown(words, root) - shareShown(words, article) >= DESCRIPTION_LOSS;
 }
 
 /** Below this many characters Readability's pick is a mis-pick. */
@@ -213,7 +214,11 @@ function pickContent(
   // Without one in its JSON-LD, a product's description is the block the page names so.
   const words =
     kind === 'product' && readable ? (description ?? shownDescriptionWords(root, rootStats)) : description;
-  const content = readable && !losesDescription(article!, root, words) ? article! : root;
+  // Nor that, the description is the prose the article leaves out.
+  const loses =
+    readable &&
+    (words ? losesDescription(article!, root, words) : kind === 'product' && leavesOutProse(article!, root));
+  const content = readable && !loses ? article! : root;
   // The article's lead, between its headline and its body, is its first paragraph: not a product's.
   const lead = kind === 'product' ? undefined : leadOutside(body, content, cleaned.of);
   if (lead) content.prepend(lead.cloneNode(true));

@@ -199,6 +199,15 @@ describe('extractMainContent on product pages', () => {
         <div class="features">${features}</div></main>`,
     );
     for (const part of ['descriptionText', 'featureText 5']) expect(named).toContain(part);
+    // Nor that, it is the prose the article leaves out.
+    const unnamed = extract(
+      '<meta property="og:type" content="product">',
+      `<main><div class="summary"><h1>Steel kettle</h1><span>$49.00</span><div class="accordion"><div>
+        <p>${description}</p><p>proseText: its limescale filter lifts out to rinse under the tap, and its cord
+        winds into its base, so it stands tidy on any worktop.</p></div></div></div>
+        <div class="features">${features}</div></main>`,
+    );
+    for (const part of ['descriptionText', 'proseText', 'featureText 5']) expect(unnamed).toContain(part);
   });
 
   it('leaves a product page with visible text as it is', () => {

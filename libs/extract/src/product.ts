@@ -140,3 +140,30 @@ export function shownDescriptionWords(root: Element, stats: Map<Element, TextSta
   );
   return found && wordsOf((found.textContent ?? '').toLowerCase());
 }
+
+/** A paragraph this long is prose: a description's, not a label's or a card's. */
+const MIN_PROSE_PARAGRAPH_CHARS = 120;
+
+/** Past this much prose left out, Readability's article took another part of the page for its text. */
+const MAX_PROSE_LEFT_OUT = 200;
+
+/** Paragraphs compared: a product page's text is a few dozen. */
+const MAX_PARAGRAPHS = 500;
+
+const paragraphTexts = (root: Element) =>
+  [...root.querySelectorAll('p')]
+    .slice(0, MAX_PARAGRAPHS)
+    .map((p) => (p.textContent ?? '').replace(/\s+/g, ' ').trim());
+
+/**
+ * Whether Readability's article leaves out paragraphs of prose the structural pick holds: on a
+ * product page that names no description (in JSON-LD or a block), they are its description, which
+ * the article lost to the features beside it. Paragraphs compare by their text: the article is a copy.
+ */
+export function leavesOutProse(article: Element, root: Element): boolean {
+  const kept = new Set(paragraphTexts(article));
+  let left = 0;
+  for (const text of paragraphTexts(root))
+    if (text.length >= MIN_PROSE_PARAGRAPH_CHARS && !kept.has(text)) left += text.length;
+  return left >= MAX_PROSE_LEFT_OUT;
+}
