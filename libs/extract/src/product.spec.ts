@@ -99,6 +99,19 @@ describe('extractMainContent on product pages', () => {
       expect(text).not.toContain(noise);
   });
 
+  it('drops the same labels as lines of their own, an accordion or a carousel title, with what they open', () => {
+    const text = extract(
+      PRODUCT_LD('A kettle.'),
+      `<main><h1>Steel kettle</h1>${paragraphs('kettleDescription', 4)}
+        <div class="accordion"><div class="accordion-title">Delivery &amp; Returns</div>
+          <div class="panel"><div>deliveryText: free over $50.</div></div></div>
+        <div class="strip"><div class="title">Your recently viewed items</div><div>viewedItem: a copper kettle</div></div>
+      </main>`,
+    );
+    expect(text).toContain('kettleDescription sentence 3');
+    for (const noise of ['deliveryText', 'viewedItem', 'Delivery']) expect(text).not.toContain(noise);
+  });
+
   it("drops sections headed as empty reviews, the brand's pitch, others' purchases, feedback, offers, reviews in other languages", () => {
     const text = extract(
       PRODUCT_LD('A kettle.'),

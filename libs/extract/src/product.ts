@@ -1,12 +1,19 @@
-import { removeSectionsHeaded } from './sections';
+import { removeLabelledTails, removeSectionsHeaded } from './sections';
 import { classAndId, names } from './signals';
 import { planPrune } from './structural';
-import { measure, type TextStats, wordsOf } from './text-stats';
+import { LiveStats, measure, type TextStats, wordsOf } from './text-stats';
 import { childElements, walkElements } from './walk';
 
 /** Headings that introduce other products, what others said or the shop's terms, not the page's own product. */
 const ELSEWHERE_HEADING =
   /^((explore|discover|shop|see|view|browse|your) )?(related|similar|recommended|sponsored|other (products|items)|more (products|items)|recently viewed|you (may|might) (also )?like|customers (also|who|frequently)|products related to|featured products|(seller|buyer)s?'? feedback|top reviews|(user |customer )?testimonials|customers say|(choose your |purchase options and )add-ons|(\w+ )?accessories\W*$|shipping (&|and) (returns|fee)|(delivery|shipping) (&|and) returns|where are we shipping|frequently bought|(people|others) (who |like you )?(also )?(viewed|bought)|be the first to review|browsing history|more buying options|detailed seller ratings|product videos|need help with your order|feedback\W*$|les avis|produits (complémentaires|similaires)|from the brand\b|more from|complete the look|shop the look|reviews?\b|customer reviews|ratings?( &| and) reviews|avis( clients)?\b|(kunden)?bewertungen|opiniones|recensioni|beoordelingen|reseñas)/i;
+
+/**
+ * The same labels as a line of their own, not a heading (an accordion's or a carousel's title: "Your
+ * recently viewed items", "Related products", "Delivery & returns"): they open what follows them.
+ */
+const OTHER_PRODUCTS_LINE =
+  /^((your )?recently viewed( items| products)?|browsing history|related (products|items)|frequently bought together|(shipping|delivery) (&|and) returns|sponsored( products)?|customers (also|who) (bought|viewed)[^.]*)[\s:.!?]*$/i;
 
 /**
  * On a product page, cards of other products (related, also viewed, variations) are links to
@@ -16,6 +23,7 @@ const ELSEWHERE_HEADING =
 export function removeOtherProducts(content: Element): void {
   for (const block of planPrune(content, measure(content).of, false).blocks) block.remove();
   removeSectionsHeaded(content, ELSEWHERE_HEADING);
+  removeLabelledTails(new LiveStats(content), OTHER_PRODUCTS_LINE);
 }
 
 /** h1s read for the product's name: a page holds a few (an accessibility summary, a menu's, the name's). */
