@@ -1,4 +1,5 @@
 import { removeChrome } from './boilerplate';
+import { removeBuyBoxes } from './buy-box';
 import { removeAuthorFacts, threadRoot } from './discussion';
 import { removeDuplicateBlocks } from './duplicates';
 import { removeFacetPanels } from './facets';
@@ -9,7 +10,9 @@ import {
   productTitle,
   removeOtherProducts,
   removeReviews,
+  leavesOutProse,
   removeSignups,
+  shownDescriptionWords,
 } from './product';
 import { descriptionWords, productFromJsonLd, shareShown, THIN_PRODUCT_CHARS } from './product-json-ld';
 import type { PageKind } from './profile';
@@ -82,8 +85,8 @@ const REPEATABLE = new Set(['P', 'PRE', 'CODE', 'TABLE', 'LI', 'DD', 'DT']);
  */
 const DESCRIPTION_LOSS = 0.2;
 
-function losesDescription(article: Element, root: Element, words: string[] | undefined): boolean {
-  return !!words && shareShown(words, root) - shareShown(words, article) >= DESCRIPTION_LOSS;
+function losesDescription(article: Element, root: Element, words: string[]): boolean {
+  return shareShown(words, root) - shareShown(words, article) >= DESCRIPTION_LOSS;
 }
 
 /** Below this many characters Readability's pick is a mis-pick. */
@@ -168,6 +171,8 @@ function pickContent(
   const body = document.body ?? document.documentElement;
   const page = measure(body);
   if (said === 'product') removeSignups(body, page.of);
+  // On any page: a shop's product that says nothing of itself, a collection's cards.
+  removeBuyBoxes(body, page.of, productTitle(body));
   // A story whose readers' comments are all its text (a link aggregator's) is a thread.
   const thread = removeChrome(body, page.of, said);
   let kind = thread && said === 'article' ? 'discussion' : said;
@@ -202,10 +207,18 @@ function pickContent(
   // only, without the link-dense blocks (a byline's, tags', a breadcrumb's) the pick dropped.
   pruned();
   const article = readabilityCanAfford(page) ? readabilityArticle(document) : undefined;
-  const rootChars = measure(root).of.get(root)!.chars;
+  const rootStats = measure(root).of;
+  const rootChars = rootStats.get(root)!.chars;
   const articleChars = article ? measure(article).of.get(article)!.chars : 0;
   const readable = articleChars >= MIN_ARTICLE_CHARS && articleChars >= ARTICLE_SHARE[kind] * rootChars;
-  const content = readable && !losesDescription(article!, root, description) ? article! : root;
+  // Without one in its JSON-LD, a product's description is the block the page names so.
+  const words =
+    kind === 'product' && readable ? (description ?? shownDescriptionWords(root, rootStats)) : description;
+  // Nor that, the description is the prose the article leaves out.
+  const loses =
+    readable &&
+    (words ? losesDescription(article!, root, words) : kind === 'product' && leavesOutProse(article!, root));
+  const content = readable && !loses ? article! : root;
   // The article's lead, between its headline and its body, is its first paragraph: not a product's.
   const lead = kind === 'product' ? undefined : leadOutside(body, content, cleaned.of);
   if (lead) content.prepend(lead.cloneNode(true));

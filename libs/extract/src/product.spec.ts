@@ -99,6 +99,19 @@ describe('extractMainContent on product pages', () => {
       expect(text).not.toContain(noise);
   });
 
+  it('drops the same labels as lines of their own, an accordion or a carousel title, with what they open', () => {
+    const text = extract(
+      PRODUCT_LD('A kettle.'),
+      `<main><h1>Steel kettle</h1>${paragraphs('kettleDescription', 4)}
+        <div class="accordion"><div class="accordion-title">Delivery &amp; Returns</div>
+          <div class="panel"><div>deliveryText: free over $50.</div></div></div>
+        <div class="strip"><div class="title">Your recently viewed items</div><div>viewedItem: a copper kettle</div></div>
+      </main>`,
+    );
+    expect(text).toContain('kettleDescription sentence 3');
+    for (const noise of ['deliveryText', 'viewedItem', 'Delivery']) expect(text).not.toContain(noise);
+  });
+
   it("drops sections headed as empty reviews, the brand's pitch, others' purchases, feedback, offers, reviews in other languages", () => {
     const text = extract(
       PRODUCT_LD('A kettle.'),
@@ -189,6 +202,25 @@ describe('extractMainContent on product pages', () => {
     // The description's neighbours too, which JSON-LD does not hold.
     for (const part of ['descriptionText', 'specCapacity', 'featureText 5']) expect(text).toContain(part);
     expect(text.split('descriptionText').length).toBe(2);
+    // Without JSON-LD's, the description is the block named so.
+    const named = extract(
+      '<meta property="og:type" content="product">',
+      `<main><div class="summary"><h1>Steel kettle</h1><span>$49.00</span>
+        <div class="accordion"><div class="product-description">${description}<br>
+        Its limescale filter lifts out to rinse under the tap, and its cord winds into its base.<br>
+        A light shows when it heats, and it switches itself off once the water boils.</div></div></div>
+        <div class="features">${features}</div></main>`,
+    );
+    for (const part of ['descriptionText', 'featureText 5']) expect(named).toContain(part);
+    // Nor that, it is the prose the article leaves out.
+    const unnamed = extract(
+      '<meta property="og:type" content="product">',
+      `<main><div class="summary"><h1>Steel kettle</h1><span>$49.00</span><div class="accordion"><div>
+        <p>${description}</p><p>proseText: its limescale filter lifts out to rinse under the tap, and its cord
+        winds into its base, so it stands tidy on any worktop.</p></div></div></div>
+        <div class="features">${features}</div></main>`,
+    );
+    for (const part of ['descriptionText', 'proseText', 'featureText 5']) expect(unnamed).toContain(part);
   });
 
   it('leaves a product page with visible text as it is', () => {
@@ -268,5 +300,40 @@ describe('extractMainContent on collections', () => {
     );
     for (let i = 0; i < 10; i++) expect(text).toContain(`collectionTile ${i}`);
     for (const option of ['Green', '$10 - $25']) expect(text).not.toContain(option);
+  });
+});
+
+describe('extractMainContent on a product page: the buy box', () => {
+  const options = `<div>Color: optionWhite</div><div>optionWhite</div><div>optionBlack</div>
+      <div>quantityLabel</div><input name="quantity" value="1">`;
+  const buyForm = `<form action="/cart/add" method="post">${options}<button type="submit">Add to cart</button>
+      <div>or 4 paymentsOf $12.00</div></form>`;
+
+  it('drops the form that buys, its options and payment plans, and keeps the product text', () => {
+    const page = (buy: string) =>
+      extract(
+        '<meta property="og:type" content="product">',
+        `<main><div class="product"><h1>Steel kettle</h1><div>$49.00</div>${buy}
+        <div class="selling-usps"><div>uspLine: delivery in 2 days</div><div>uspLine: free returns</div></div>
+        ${paragraphs('kettleDescription', 4)}</div></main>`,
+      );
+    for (const text of [page(buyForm), page(`<div class="product-form">${options}</div>`)]) {
+      expect(text).toContain('kettleDescription sentence 3');
+      for (const noise of ['optionWhite', 'optionBlack', 'quantityLabel', 'paymentsOf', 'uspLine'])
+        expect(text).not.toContain(noise);
+    }
+  });
+
+  it("keeps a form that holds the product's description; drops a buy form on a page that says nothing", () => {
+    const wrapped = extract(
+      '<meta property="og:type" content="product">',
+      `<main><h1>Steel kettle</h1><form action="/cart/add" method="post"><span>$49.00</span>
+        <p>${sentence('kettleDescription', 0)} ${sentence('kettleDescription', 1)}</p>
+        <button type="submit">Add to cart</button></form></main>`,
+    );
+    expect(wrapped).toContain('kettleDescription sentence 1');
+    const other = extract('', `<main><h1>Steel kettle</h1>${paragraphs('kettleText', 4)}${buyForm}</main>`);
+    expect(other).toContain('kettleText sentence 3');
+    expect(other).not.toContain('optionBlack');
   });
 });

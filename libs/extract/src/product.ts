@@ -1,12 +1,19 @@
-import { removeSectionsHeaded } from './sections';
-import { names } from './signals';
+import { removeLabelledTails, removeSectionsHeaded } from './sections';
+import { classAndId, names } from './signals';
 import { planPrune } from './structural';
-import { measure, type TextStats } from './text-stats';
+import { LiveStats, measure, type TextStats, wordsOf } from './text-stats';
 import { childElements, walkElements } from './walk';
 
 /** Headings that introduce other products, what others said or the shop's terms, not the page's own product. */
 const ELSEWHERE_HEADING =
   /^((explore|discover|shop|see|view|browse|your) )?(related|similar|recommended|sponsored|other (products|items)|more (products|items)|recently viewed|you (may|might) (also )?like|customers (also|who|frequently)|products related to|featured products|(seller|buyer)s?'? feedback|top reviews|(user |customer )?testimonials|customers say|(choose your |purchase options and )add-ons|(\w+ )?accessories\W*$|shipping (&|and) (returns|fee)|(delivery|shipping) (&|and) returns|where are we shipping|frequently bought|(people|others) (who |like you )?(also )?(viewed|bought)|be the first to review|browsing history|more buying options|detailed seller ratings|product videos|need help with your order|feedback\W*$|les avis|produits (complémentaires|similaires)|from the brand\b|more from|complete the look|shop the look|reviews?\b|customer reviews|ratings?( &| and) reviews|avis( clients)?\b|(kunden)?bewertungen|opiniones|recensioni|beoordelingen|reseñas)/i;
+
+/**
+ * The same labels as a line of their own, not a heading (an accordion's or a carousel's title: "Your
+ * recently viewed items", "Related products", "Delivery & returns"): they open what follows them.
+ */
+const OTHER_PRODUCTS_LINE =
+  /^((your )?recently viewed( items| products)?|browsing history|related (products|items)|frequently bought together|(shipping|delivery) (&|and) returns|sponsored( products)?|customers (also|who) (bought|viewed)[^.]*)[\s:.!?]*$/i;
 
 /**
  * On a product page, cards of other products (related, also viewed, variations) are links to
@@ -16,6 +23,7 @@ const ELSEWHERE_HEADING =
 export function removeOtherProducts(content: Element): void {
   for (const block of planPrune(content, measure(content).of, false).blocks) block.remove();
   removeSectionsHeaded(content, ELSEWHERE_HEADING);
+  removeLabelledTails(new LiveStats(content), OTHER_PRODUCTS_LINE);
 }
 
 /** h1s read for the product's name: a page holds a few (an accessibility summary, a menu's, the name's). */
@@ -108,4 +116,62 @@ export function removeSignups(root: Element, stats: Map<Element, TextStats>): vo
       block = parent;
     if (block !== field) block.remove();
   }
+}
+
+/** A class or id word naming the product's description, in the shops' languages. */
+const DESCRIPTION_NAME =
+  /(^|[\s_-])(description|beschreibung|descripcion|descrizione|omschrijving|opis)([\s_-]|$)/i;
+
+/** A description is a paragraph or a few: less is a caption, more a wrapper of the whole page. */
+const MIN_SHOWN_DESCRIPTION_CHARS = 200;
+const MAX_SHOWN_DESCRIPTION_CHARS = 3000;
+
+/**
+ * The words of the product's description as the page shows it, for a page whose JSON-LD has none:
+ * the first block named so (itemprop, class or id) of a paragraph or a few.
+ */
+export function shownDescriptionWords(root: Element, stats: Map<Element, TextStats>): string[] | undefined {
+  let found: Element | undefined;
+  walkElements(
+    [root],
+    (element) => {
+      if (found) return false;
+      const chars = stats.get(element)?.chars ?? 0;
+      if (chars < MIN_SHOWN_DESCRIPTION_CHARS) return false;
+      const named =
+        (element.getAttribute('itemprop') ?? '').toLowerCase() === 'description' ||
+        DESCRIPTION_NAME.test(classAndId(element));
+      if (named && chars <= MAX_SHOWN_DESCRIPTION_CHARS) found = element;
+      return !found;
+    },
+    true,
+  );
+  return found && wordsOf((found.textContent ?? '').toLowerCase());
+}
+
+/** A paragraph this long is prose: a description's, not a label's or a card's. */
+const MIN_PROSE_PARAGRAPH_CHARS = 120;
+
+/** Past this much prose left out, Readability's article took another part of the page for its text. */
+const MAX_PROSE_LEFT_OUT = 200;
+
+/** Paragraphs compared: a product page's text is a few dozen. */
+const MAX_PARAGRAPHS = 500;
+
+const paragraphTexts = (root: Element) =>
+  [...root.querySelectorAll('p')]
+    .slice(0, MAX_PARAGRAPHS)
+    .map((p) => (p.textContent ?? '').replace(/\s+/g, ' ').trim());
+
+/**
+ * Whether Readability's article leaves out paragraphs of prose the structural pick holds: on a
+ * product page that names no description (in JSON-LD or a block), they are its description, which
+ * the article lost to the features beside it. Paragraphs compare by their text: the article is a copy.
+ */
+export function leavesOutProse(article: Element, root: Element): boolean {
+  const kept = new Set(paragraphTexts(article));
+  let left = 0;
+  for (const text of paragraphTexts(root))
+    if (text.length >= MIN_PROSE_PARAGRAPH_CHARS && !kept.has(text)) left += text.length;
+  return left >= MAX_PROSE_LEFT_OUT;
 }

@@ -29,6 +29,17 @@ describe('signalOf', () => {
       expect(signalOf(element(`<div class="box ${name}"></div>`))).toBe('none');
   });
 
+  it("reads the design systems' screen-reader-only classes as hidden", () => {
+    for (const name of [
+      'clipped',
+      'screen-reader-only',
+      'element-invisible',
+      'u-visually-hidden',
+      'assistive-text',
+    ])
+      expect(signalOf(element(`<span class="label ${name}">Seller's other items</span>`))).toBe('hidden');
+  });
+
   it("reads a paragraph's link that opens a popup as the sentence's words, a popup as chrome", () => {
     const sentence = element(
       '<p>He held that <a class="popup" href="#">the easiest way is the best</a>.</p>',

@@ -84,11 +84,15 @@ const OVERLAY_WORDS = new Set('cookie cookies consent gdpr onetrust modal popup'
 /** Words that name readers' comments: the content of a discussion, noise below an article. */
 const COMMENT_WORDS = new Set('comment comments commentlist commentlisting disqus replies'.split(' '));
 
-/** Whole class names that hide an element by the page's own stylesheet. */
+/**
+ * Whole class names that hide an element by the page's own stylesheet, the screen-reader-only text
+ * of the design systems and CMSs among them (a label's copy: "Seller's other items" twice).
+ */
 const HIDING_CLASSES = new Set(
-  'hide hidden is-hidden d-none invisible visually-hidden visuallyhidden sr-only screen-reader-text'.split(
-    ' ',
-  ),
+  (
+    'hide hidden is-hidden d-none invisible visually-hidden visuallyhidden sr-only screen-reader-text ' +
+    'screen-reader-only screenreader-only element-invisible u-visually-hidden assistive-text clipped'
+  ).split(' '),
 );
 
 /**
