@@ -69,12 +69,24 @@ describe('buildContent', () => {
       '<p>May 3</p><h2>Story title</h2>',
     ],
     ['the site name first', '<title>News Site - Story title</title>', '<h1>Story   TITLE</h1>'],
+    [
+      'a linked title and its permalink mark',
+      '<title>Story title | News Site</title>',
+      '<h3><a href="#contents">Story title</a><a class="headerlink" href="#story">¶</a></h3>',
+    ],
   ])('gives the title heading once when the content starts with %s', (_, head, start) => {
     const body = `<html><head>${head}</head><body><article>${start}${ARTICLE}</article></body></html>`;
     const { markdown } = build({}, body);
     expect(markdown!.match(/^#+ .*story title/gim)).toHaveLength(1);
     expect(markdown!.startsWith(`# ${head.replace(/<\/?title>/g, '')}\n\n`)).toBe(true);
     expect(markdown).toContain('Paragraph 5 of the story');
+  });
+
+  it('moves up an h1 that holds the title and its subtitle as the title heading', () => {
+    const body = `<html><head><title>Story title</title></head><body><article><p>May 3</p><h1>Story title: what happened</h1>${ARTICLE}</article></body></html>`;
+    const { markdown } = build({}, body);
+    expect(markdown!.startsWith('# Story title: what happened\n\n')).toBe(true);
+    expect(markdown!.match(/story title/gi)).toHaveLength(1);
   });
 
   it('keeps a heading that only shares words with the title', () => {

@@ -43,13 +43,35 @@ function fenced(code: string, language: string): string {
 /** Between a page's headline and its site's name in a <title>: "Story | Site", "Site - Story". */
 const TITLE_SEPARATORS = [' | ', ' - ', ' – ', ' — ', ' :: ', ' · ', ' » ', ': '];
 
-/** Markdown escapes dropped, whitespace collapsed, lower case: titles compared as read. */
-const readAs = (text: string) => text.replace(/\\(.)/g, '$1').replace(/\s+/g, ' ').trim().toLowerCase();
+/** A heading's link in markdown, `[text](url)`: its text is what is read. */
+const LINK = /\[([^\]\n]*)\]\([^)\n]*\)/g;
 
-/** Whether a heading's text is the page's title, or the title less the site's name. */
-function isTitle(heading: string, title: string): boolean {
+/** A heading's permalink marks after its text ("Title¶", "Title #"): anchors, not words. */
+const PERMALINK = /(?: ?[¶§🔗]| #)+$/u;
+
+/** Links' text, markdown escapes and permalink marks dropped, whitespace collapsed, lower case: titles compared as read. */
+const readAs = (text: string) =>
+  text
+    .replace(LINK, '$1')
+    .replace(/\\(.)/g, '$1')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(PERMALINK, '')
+    .toLowerCase();
+
+/**
+ * How a heading's text reads against the page's title: the title itself (`same`), the title less
+ * the site's name (`less`: "Story" of "Story | Site"), or the title and more (`more`: "Story:
+ * what happened" of "Story"); undefined when it is another heading.
+ */
+function asTitle(heading: string, title: string): 'same' | 'less' | 'more' | undefined {
   const [h, t] = [readAs(heading), readAs(title)];
-  return !!h && (h === t || TITLE_SEPARATORS.some((sep) => t.startsWith(h + sep) || t.endsWith(sep + h)));
+  if (!h || !t) return undefined;
+  if (h === t) return 'same';
+  const within = (long: string, short: string) =>
+    TITLE_SEPARATORS.some((sep) => long.startsWith(short + sep) || long.endsWith(sep + short));
+  if (within(t, h)) return 'less';
+  return within(h, t) ? 'more' : undefined;
 }
 
 /** How many blocks of the content may come before its own title heading (a date, breadcrumbs). */
@@ -58,16 +80,20 @@ const TITLE_SEARCH_BLOCKS = 5;
 /**
  * The markdown of a page starts with its title as a level-1 heading, with or without
  * `only_main_content`; the content's own heading of that title, near its start, is not repeated.
+ * An h1 that holds the title and more (its subtitle) is the title heading itself, moved up.
  */
 export function withTitle(markdown: string, title: string | null): string {
   if (!title) return markdown;
-  const heading = titleHeading(title);
+  let heading = titleHeading(title);
   let start = 0;
   for (let block = 0; block < TITLE_SEARCH_BLOCKS && start < markdown.length; block++) {
     const found = markdown.indexOf('\n\n', start);
     const end = found === -1 ? markdown.length : found;
-    const text = /^#{1,6} ([^\n]+)$/.exec(markdown.slice(start, end))?.[1];
-    if (text !== undefined && isTitle(text, title)) {
+    const [, level, text] = /^(#{1,6}) ([^\n]+)$/.exec(markdown.slice(start, end)) ?? [];
+    const match = text === undefined ? undefined : asTitle(text, title);
+    // The title and more is the page's title only in a top heading (Readability makes an h1 an h2).
+    if (match && (match !== 'more' || level.length <= 2)) {
+      if (match === 'more') heading = `# ${text.replace(LINK, '$1').replace(PERMALINK, '')}`;
       markdown = (markdown.slice(0, start) + markdown.slice(end + 2)).trim();
       break;
     }
