@@ -61,24 +61,33 @@ describe('buildContent', () => {
     });
   });
 
+  // The page's own headline, less the site's name, is the title heading (Readability drops an h1 or
+  // h2 that repeats the title before: the <title> stays then).
   it.each([
-    ['the same title', '<title>Story title</title>', '<h1>Story title</h1>'],
+    ['the same title', '<title>Story title</title>', '<h1>Story title</h1>', 'Story title'],
     [
       'the title less the site name',
       '<title>Story title | News Site</title>',
       '<p>May 3</p><h2>Story title</h2>',
+      'Story title | News Site',
     ],
-    ['the site name first', '<title>News Site - Story title</title>', '<h1>Story   TITLE</h1>'],
+    [
+      'the site name first',
+      '<title>News Site - Story title</title>',
+      '<h1>Story   TITLE</h1>',
+      'News Site - Story title',
+    ],
     [
       'a linked title and its permalink mark',
       '<title>Story title | News Site</title>',
       '<h3><a href="#contents">Story title</a><a class="headerlink" href="#story">¶</a></h3>',
+      'Story title',
     ],
-  ])('gives the title heading once when the content starts with %s', (_, head, start) => {
+  ])('gives the title heading once when the content starts with %s', (_, head, start, heading) => {
     const body = `<html><head>${head}</head><body><article>${start}${ARTICLE}</article></body></html>`;
     const { markdown } = build({}, body);
     expect(markdown!.match(/^#+ .*story title/gim)).toHaveLength(1);
-    expect(markdown!.startsWith(`# ${head.replace(/<\/?title>/g, '')}\n\n`)).toBe(true);
+    expect(markdown!.startsWith(`# ${heading}\n\n`)).toBe(true);
     expect(markdown).toContain('Paragraph 5 of the story');
   });
 

@@ -79,8 +79,9 @@ const TITLE_SEARCH_BLOCKS = 5;
 
 /**
  * The markdown of a page starts with its title as a level-1 heading, with or without
- * `only_main_content`; the content's own heading of that title, near its start, is not repeated.
- * An h1 that holds the title and more (its subtitle) is the title heading itself, moved up.
+ * `only_main_content`; the content's own heading of that title, near its start, is not repeated:
+ * when it is the title less the site's name, or a top heading holding the title and more (its
+ * subtitle), it is the title heading itself, moved up (the page's own headline, without the site).
  */
 export function withTitle(markdown: string, title: string | null): string {
   if (!title) return markdown;
@@ -93,7 +94,7 @@ export function withTitle(markdown: string, title: string | null): string {
     const match = text === undefined ? undefined : asTitle(text, title);
     // The title and more is the page's title only in a top heading (Readability makes an h1 an h2).
     if (match && (match !== 'more' || level.length <= 2)) {
-      if (match === 'more') heading = `# ${text.replace(LINK, '$1').replace(PERMALINK, '')}`;
+      if (match !== 'same') heading = `# ${text.replace(LINK, '$1').replace(PERMALINK, '')}`;
       markdown = (markdown.slice(0, start) + markdown.slice(end + 2)).trim();
       break;
     }
