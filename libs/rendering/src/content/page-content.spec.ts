@@ -61,8 +61,8 @@ describe('buildContent', () => {
     });
   });
 
-  // The page's own headline, less the site's name, is the title heading (Readability drops an h1 or
-  // h2 that repeats the title before: the <title> stays then).
+  // The page's own headline, less the site's name, is the title heading: the content's heading, or
+  // the page's h1 when Readability dropped it as repeating the title (an h2 so dropped is not read).
   it.each([
     ['the same title', '<title>Story title</title>', '<h1>Story title</h1>', 'Story title'],
     [
@@ -75,7 +75,7 @@ describe('buildContent', () => {
       'the site name first',
       '<title>News Site - Story title</title>',
       '<h1>Story   TITLE</h1>',
-      'News Site - Story title',
+      'Story TITLE',
     ],
     [
       'a linked title and its permalink mark',

@@ -82,10 +82,11 @@ const TITLE_SEARCH_BLOCKS = 5;
  * `only_main_content`; the content's own heading of that title, near its start, is not repeated:
  * when it is the title less the site's name, or a top heading holding the title and more (its
  * subtitle), it is the title heading itself, moved up (the page's own headline, without the site).
+ * `headline` (headlineOf) stands for the title when the content has no such heading.
  */
-export function withTitle(markdown: string, title: string | null): string {
+export function withTitle(markdown: string, title: string | null, headline?: string): string {
   if (!title) return markdown;
-  let heading = titleHeading(title);
+  let heading = titleHeading(headline ?? title);
   let start = 0;
   for (let block = 0; block < TITLE_SEARCH_BLOCKS && start < markdown.length; block++) {
     const found = markdown.indexOf('\n\n', start);
@@ -101,6 +102,23 @@ export function withTitle(markdown: string, title: string | null): string {
     start = end + 2;
   }
   return markdown ? `${heading}\n\n${markdown}` : heading;
+}
+
+/** h1s read for the page's headline. */
+const MAX_HEADLINES = 20;
+
+/**
+ * The page's own headline: the first h1 whose text is the title less the site's name ("Story" of
+ * "Story | Site"), read before the extraction, which may leave it out (Readability drops a heading
+ * that repeats the title; a page's header holds it).
+ */
+export function headlineOf(document: Document, title: string | null): string | undefined {
+  if (!title) return undefined;
+  for (const h1 of [...document.querySelectorAll('h1')].slice(0, MAX_HEADLINES)) {
+    const text = (h1.textContent ?? '').replace(/\s+/g, ' ').trim().replace(PERMALINK, '');
+    if (asTitle(text, title) === 'less') return text;
+  }
+  return undefined;
 }
 
 /** Text and JSON documents come back as they are; markdown fences JSON. */
@@ -137,12 +155,15 @@ export function buildContent(input: ContentInput): PageContent {
   // What the page says it is, from the scripts and meta tags the cleanup removes.
   const kind = mainOnly ? readPageProfile(document, jsonLd) : undefined;
   removeNonContent(document);
+  const headline = wants.has('markdown') ? headlineOf(document, metadata.title) : undefined;
   let root = applyTagFilters(document, options.include_tags, options.exclude_tags);
   if (mainOnly) root = extractMainContent(document, kind, jsonLd);
   const html = wants.has('html') ? root.innerHTML.trim() : undefined;
   const text = wants.has('text') ? elementToText(root) : undefined;
   // Last: the conversion reshapes the element.
-  const markdown = wants.has('markdown') ? withTitle(elementToMarkdown(root), metadata.title) : undefined;
+  const markdown = wants.has('markdown')
+    ? withTitle(elementToMarkdown(root), metadata.title, headline)
+    : undefined;
   return {
     ...(markdown !== undefined ? { markdown } : {}),
     ...(html !== undefined ? { html } : {}),
