@@ -78,6 +78,12 @@ describe('buildContent', () => {
       'Story TITLE',
     ],
     [
+      'the title with curly quotes',
+      '<title>Story title "now" - News Site</title>',
+      '<h1>Story title “now”</h1>',
+      'Story title “now”',
+    ],
+    [
       'a linked title and its permalink mark',
       '<title>Story title | News Site</title>',
       '<h3><a href="#contents">Story title</a><a class="headerlink" href="#story">¶</a></h3>',

@@ -49,7 +49,10 @@ const LINK = /\[([^\]\n]*)\]\([^)\n]*\)/g;
 /** A heading's permalink marks after its text ("Title¶", "Title #"): anchors, not words. */
 const PERMALINK = /(?: ?[¶§🔗]| #)+$/u;
 
-/** Links' text, markdown escapes and permalink marks dropped, whitespace collapsed, lower case: titles compared as read. */
+/**
+ * Links' text, markdown escapes and permalink marks dropped, whitespace collapsed, quotes straight
+ * (a <title> often has "" where its h1 has “”), lower case: titles compared as read.
+ */
 const readAs = (text: string) =>
   text
     .replace(LINK, '$1')
@@ -57,6 +60,8 @@ const readAs = (text: string) =>
     .replace(/\s+/g, ' ')
     .trim()
     .replace(PERMALINK, '')
+    .replace(/[“”„]/g, '"')
+    .replace(/[‘’‚]/g, "'")
     .toLowerCase();
 
 /**
