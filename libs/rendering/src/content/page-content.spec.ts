@@ -62,14 +62,14 @@ describe('buildContent', () => {
   });
 
   // The page's own headline, less the site's name, is the title heading: the content's heading, or
-  // the page's h1 when Readability dropped it as repeating the title (an h2 so dropped is not read).
+  // the page's h1 or h2 when Readability dropped it as repeating the title.
   it.each([
     ['the same title', '<title>Story title</title>', '<h1>Story title</h1>', 'Story title'],
     [
       'the title less the site name',
       '<title>Story title | News Site</title>',
       '<p>May 3</p><h2>Story title</h2>',
-      'Story title | News Site',
+      'Story title',
     ],
     [
       'the site name first',
@@ -95,6 +95,12 @@ describe('buildContent', () => {
     expect(markdown!.match(/^#+ .*story title/gim)).toHaveLength(1);
     expect(markdown!.startsWith(`# ${heading}\n\n`)).toBe(true);
     expect(markdown).toContain('Paragraph 5 of the story');
+  });
+
+  it("takes the h2 headline as the title heading when the h1 is the blog's", () => {
+    const body = `<html><head><title>Story title | Blog</title></head><body><header><h1>Notes of a coder</h1></header><article><h2>Story title</h2>${ARTICLE}</article></body></html>`;
+    const { markdown } = build({}, body);
+    expect(markdown!.startsWith('# Story title\n\nParagraph 0')).toBe(true);
   });
 
   it('moves up an h1 that holds the title and its subtitle as the title heading', () => {

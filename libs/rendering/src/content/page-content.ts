@@ -109,20 +109,21 @@ export function withTitle(markdown: string, title: string | null, headline?: str
   return markdown ? `${heading}\n\n${markdown}` : heading;
 }
 
-/** h1s read for the page's headline. */
+/** h1s, then h2s, read for the page's headline. */
 const MAX_HEADLINES = 20;
 
 /**
- * The page's own headline: the first h1 whose text is the title less the site's name ("Story" of
- * "Story | Site"), read before the extraction, which may leave it out (Readability drops a heading
- * that repeats the title; a page's header holds it).
+ * The page's own headline: the first h1, else h2 (a blog's theme gives its name the h1), whose text
+ * is the title less the site's name ("Story" of "Story | Site"), read before the extraction, which
+ * may leave it out (Readability drops a heading that repeats the title; a page's header holds it).
  */
 export function headlineOf(document: Document, title: string | null): string | undefined {
   if (!title) return undefined;
-  for (const h1 of [...document.querySelectorAll('h1')].slice(0, MAX_HEADLINES)) {
-    const text = (h1.textContent ?? '').replace(/\s+/g, ' ').trim().replace(PERMALINK, '');
-    if (asTitle(text, title) === 'less') return text;
-  }
+  for (const tag of ['h1', 'h2'])
+    for (const heading of [...document.querySelectorAll(tag)].slice(0, MAX_HEADLINES)) {
+      const text = (heading.textContent ?? '').replace(/\s+/g, ' ').trim().replace(PERMALINK, '');
+      if (asTitle(text, title) === 'less') return text;
+    }
   return undefined;
 }
 
