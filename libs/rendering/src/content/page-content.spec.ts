@@ -78,6 +78,18 @@ describe('buildContent', () => {
       'Story TITLE',
     ],
     [
+      'a bullet before the site',
+      '<title>Story title • News Site</title>',
+      '<h1>Story title</h1>',
+      'Story title',
+    ],
+    [
+      'underscores between its parts',
+      '<title>Story title_Tech_News</title>',
+      '<h1>Story title</h1>',
+      'Story title',
+    ],
+    [
       'the title with curly quotes',
       '<title>Story title "now" - News Site</title>',
       '<h1>Story title “now”</h1>',

@@ -40,8 +40,26 @@ function fenced(code: string, language: string): string {
   return `${fence}${language}\n${code.replace(/\n$/, '')}\n${fence}`;
 }
 
-/** Between a page's headline and its site's name in a <title>: "Story | Site", "Site - Story". */
-const TITLE_SEPARATORS = [' | ', ' - ', ' – ', ' — ', ' :: ', ' · ', ' » ', ': '];
+/**
+ * Between a page's headline and its site's name in a <title>: "Story | Site", "Site - Story",
+ * "Story • Site", Chinese sites' "Story_Section_Site".
+ */
+const TITLE_SEPARATORS = [
+  ' | ',
+  ' - ',
+  ' – ',
+  ' — ',
+  ' :: ',
+  ' · ',
+  ' » ',
+  ': ',
+  ' • ',
+  ' « ',
+  ' / ',
+  ' > ',
+  ' _',
+  '_',
+];
 
 /** A heading's link in markdown, `[text](url)`: its text is what is read. */
 const LINK = /\[([^\]\n]*)\]\([^)\n]*\)/g;
