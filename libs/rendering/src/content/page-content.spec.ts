@@ -115,6 +115,13 @@ describe('buildContent', () => {
     expect(markdown!.startsWith('# Story title\n\nParagraph 0')).toBe(true);
   });
 
+  it("leaves the site's name its metadata gives out of the title heading", () => {
+    const head =
+      '<title>Story title, told - News Site</title><meta property="og:site_name" content="News Site">';
+    const body = `<html><head>${head}</head><body><article><h1>Another headline</h1>${ARTICLE}</article></body></html>`;
+    expect(build({}, body).markdown!.startsWith('# Story title, told\n\n')).toBe(true);
+  });
+
   it('moves up an h1 that holds the title and its subtitle as the title heading', () => {
     const body = `<html><head><title>Story title</title></head><body><article><p>May 3</p><h1>Story title: what happened</h1>${ARTICLE}</article></body></html>`;
     const { markdown } = build({}, body);

@@ -130,19 +130,36 @@ export function withTitle(markdown: string, title: string | null, headline?: str
 /** h1s, then h2s, read for the page's headline. */
 const MAX_HEADLINES = 20;
 
+/** The title less the site's name, when the title names it before or after a separator. */
+function titleLessSite(title: string, site: string | null | undefined): string | undefined {
+  const [t, name] = [title, site ?? ''].map((text) => text.replace(/\s+/g, ' ').trim());
+  if (!name || t.length <= name.length) return undefined;
+  const [lower, lowerName] = [t.toLowerCase(), name.toLowerCase()];
+  for (const sep of TITLE_SEPARATORS) {
+    if (lower.endsWith(sep + lowerName)) return t.slice(0, t.length - sep.length - name.length).trim();
+    if (lower.startsWith(lowerName + sep)) return t.slice(name.length + sep.length).trim();
+  }
+  return undefined;
+}
+
 /**
  * The page's own headline: the first h1, else h2 (a blog's theme gives its name the h1), whose text
  * is the title less the site's name ("Story" of "Story | Site"), read before the extraction, which
- * may leave it out (Readability drops a heading that repeats the title; a page's header holds it).
+ * may leave it out (Readability drops a heading that repeats the title; a page's header holds it);
+ * else the title less the site's name the page's metadata gives (`site`).
  */
-export function headlineOf(document: Document, title: string | null): string | undefined {
+export function headlineOf(
+  document: Document,
+  title: string | null,
+  site?: string | null,
+): string | undefined {
   if (!title) return undefined;
   for (const tag of ['h1', 'h2'])
     for (const heading of [...document.querySelectorAll(tag)].slice(0, MAX_HEADLINES)) {
       const text = (heading.textContent ?? '').replace(/\s+/g, ' ').trim().replace(PERMALINK, '');
       if (asTitle(text, title) === 'less') return text;
     }
-  return undefined;
+  return titleLessSite(title, site) || undefined;
 }
 
 /** Text and JSON documents come back as they are; markdown fences JSON. */
@@ -179,7 +196,9 @@ export function buildContent(input: ContentInput): PageContent {
   // What the page says it is, from the scripts and meta tags the cleanup removes.
   const kind = mainOnly ? readPageProfile(document, jsonLd) : undefined;
   removeNonContent(document);
-  const headline = wants.has('markdown') ? headlineOf(document, metadata.title) : undefined;
+  const headline = wants.has('markdown')
+    ? headlineOf(document, metadata.title, metadata.site_name)
+    : undefined;
   let root = applyTagFilters(document, options.include_tags, options.exclude_tags);
   if (mainOnly) root = extractMainContent(document, kind, jsonLd);
   const html = wants.has('html') ? root.innerHTML.trim() : undefined;
