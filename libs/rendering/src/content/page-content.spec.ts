@@ -83,6 +83,7 @@ describe('buildContent', () => {
       '<h1>Story title</h1>',
       'Story title',
     ],
+    ['a forum after an at sign', '<title>Story title @ Forum</title>', '<h1>Story title</h1>', 'Story title'],
     [
       'underscores between its parts',
       '<title>Story title_Tech_News</title>',

@@ -42,7 +42,7 @@ function fenced(code: string, language: string): string {
 
 /**
  * Between a page's headline and its site's name in a <title>: "Story | Site", "Site - Story",
- * "Story • Site", Chinese sites' "Story_Section_Site".
+ * "Story • Site", "Thread @ Forum", Chinese sites' "Story_Section_Site".
  */
 const TITLE_SEPARATORS = [
   ' | ',
@@ -57,6 +57,7 @@ const TITLE_SEPARATORS = [
   ' « ',
   ' / ',
   ' > ',
+  ' @ ',
   ' _',
   '_',
 ];
