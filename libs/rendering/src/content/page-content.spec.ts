@@ -123,6 +123,11 @@ describe('buildContent', () => {
     expect(build({}, body).markdown!.startsWith('# Story title, told\n\n')).toBe(true);
   });
 
+  it("leaves out of the title heading a part that names the URL's host", () => {
+    const body = `<html><head><title>Story title, told | NEWS-TEST Daily</title></head><body><article><h1>Another headline</h1>${ARTICLE}</article></body></html>`;
+    expect(build({}, body).markdown!.startsWith('# Story title, told\n\n')).toBe(true);
+  });
+
   it('moves up an h1 that holds the title and its subtitle as the title heading', () => {
     const body = `<html><head><title>Story title</title></head><body><article><p>May 3</p><h1>Story title: what happened</h1>${ARTICLE}</article></body></html>`;
     const { markdown } = build({}, body);

@@ -131,14 +131,50 @@ export function withTitle(markdown: string, title: string | null, headline?: str
 /** h1s, then h2s, read for the page's headline. */
 const MAX_HEADLINES = 20;
 
-/** The title less the site's name, when the title names it before or after a separator. */
-function titleLessSite(title: string, site: string | null | undefined): string | undefined {
+/** Letters and digits only, lower case: a name as a host spells it ("Lecker" of lecker.de). */
+const compact = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+
+/** The longest label of the URL's host but its last and "www" ("lecker" of www.lecker.de). */
+function hostName(url: string | undefined): string | undefined {
+  let labels: string[];
+  try {
+    labels = new URL(url ?? '').hostname.split('.').slice(0, -1);
+  } catch {
+    return undefined;
+  }
+  const name = labels.filter((label) => label !== 'www').reduce((a, b) => (b.length > a.length ? b : a), '');
+  return name.length >= 3 ? name : undefined;
+}
+
+/**
+ * The title less the site's name, when the title gives it before or after a separator: the name
+ * the metadata gives (`site`), else a part that names the URL's host ("Recipe | LECKER" of
+ * lecker.de, "News | Liberty University" of liberty.edu).
+ */
+function titleLessSite(title: string, site: string | null | undefined, url?: string): string | undefined {
   const [t, name] = [title, site ?? ''].map((text) => text.replace(/\s+/g, ' ').trim());
-  if (!name || t.length <= name.length) return undefined;
   const [lower, lowerName] = [t.toLowerCase(), name.toLowerCase()];
+  if (name && t.length > name.length)
+    for (const sep of TITLE_SEPARATORS) {
+      if (lower.endsWith(sep + lowerName)) return t.slice(0, t.length - sep.length - name.length).trim();
+      if (lower.startsWith(lowerName + sep)) return t.slice(name.length + sep.length).trim();
+    }
+  const host = hostName(url);
+  if (!host) return undefined;
+  const names = (part: string) => {
+    const letters = compact(part);
+    // A short host inside a word ("art" in "Smart") names nothing: at the start, or long, it does.
+    return (
+      letters.length >= 3 &&
+      (letters.startsWith(host) || host.startsWith(letters) || (host.length >= 6 && letters.includes(host)))
+    );
+  };
   for (const sep of TITLE_SEPARATORS) {
-    if (lower.endsWith(sep + lowerName)) return t.slice(0, t.length - sep.length - name.length).trim();
-    if (lower.startsWith(lowerName + sep)) return t.slice(name.length + sep.length).trim();
+    const last = t.lastIndexOf(sep);
+    if (last > 0 && names(t.slice(last + sep.length))) return t.slice(0, last).trim();
+    const first = t.indexOf(sep);
+    if (first > 0 && first + sep.length < t.length && names(t.slice(0, first)))
+      return t.slice(first + sep.length).trim();
   }
   return undefined;
 }
@@ -147,12 +183,13 @@ function titleLessSite(title: string, site: string | null | undefined): string |
  * The page's own headline: the first h1, else h2 (a blog's theme gives its name the h1), whose text
  * is the title less the site's name ("Story" of "Story | Site"), read before the extraction, which
  * may leave it out (Readability drops a heading that repeats the title; a page's header holds it);
- * else the title less the site's name the page's metadata gives (`site`).
+ * else the title less the site's name (titleLessSite).
  */
 export function headlineOf(
   document: Document,
   title: string | null,
   site?: string | null,
+  url?: string,
 ): string | undefined {
   if (!title) return undefined;
   for (const tag of ['h1', 'h2'])
@@ -160,7 +197,7 @@ export function headlineOf(
       const text = (heading.textContent ?? '').replace(/\s+/g, ' ').trim().replace(PERMALINK, '');
       if (asTitle(text, title) === 'less') return text;
     }
-  return titleLessSite(title, site) || undefined;
+  return titleLessSite(title, site, url) || undefined;
 }
 
 /** Text and JSON documents come back as they are; markdown fences JSON. */
@@ -198,7 +235,7 @@ export function buildContent(input: ContentInput): PageContent {
   const kind = mainOnly ? readPageProfile(document, jsonLd) : undefined;
   removeNonContent(document);
   const headline = wants.has('markdown')
-    ? headlineOf(document, metadata.title, metadata.site_name)
+    ? headlineOf(document, metadata.title, metadata.site_name, url)
     : undefined;
   let root = applyTagFilters(document, options.include_tags, options.exclude_tags);
   if (mainOnly) root = extractMainContent(document, kind, jsonLd);
