@@ -58,6 +58,23 @@ function removable(signal: Signal, stats: TextStats | undefined, total: number, 
 
 const HEADING = /^H[1-6]$/;
 
+/** Name signals: a class or id's words, weaker than a tag or a role. */
+const NAME_SIGNALS = new Set<Signal>([
+  'navigation-name',
+  'menu-name',
+  'chrome-name',
+  'byline-name',
+  'post-chrome',
+]);
+
+/**
+ * Whether a class or id names a part of a heading (a link back to the table of contents,
+ * `<h2><a class="toc-backref">Setting up</a></h2>`): its text is the section's title, whatever
+ * its class says.
+ */
+const inHeading = (element: Element, signal: Signal) =>
+  NAME_SIGNALS.has(signal) && !!element.parentElement?.closest('h1, h2, h3, h4, h5, h6');
+
 /**
  * A heading, or a block holding one heading and no other text: a section's title, whatever its
  * class says (`<div class="module-header"><h2>...</h2></div>`). A page's header holds more.
@@ -149,6 +166,7 @@ export function removeChrome(root: Element, stats: Map<Element, TextStats>, kind
       }
       if (
         removable(signal, stats.get(element), total, kind) &&
+        !inHeading(element, signal) &&
         !(signal === 'chrome-name' && (isSectionTitle(element, stats) || isContentHead(element, stats)))
       ) {
         if (!blank(element, stats)) element.remove();

@@ -36,6 +36,17 @@ describe('extractMainContent', () => {
       expect(text).not.toContain(noise);
   });
 
+  // Sphinx's section titles link back to the table of contents: their text is the heading's.
+  it("keeps a heading's text whatever its link's class names", () => {
+    const section = (title: string, i: number) =>
+      `<h2><a class="toc-backref" href="#id${i}">${title}</a><a class="headerlink" href="#s${i}">¶</a></h2>${paragraphs(title.replace(/ /g, ''), 3)}`;
+    const text = extract(
+      `${NAV}<div class="body">${section('Setting up', 1)}${section('Sharing history', 2)}</div>${FOOTER}`,
+    );
+    expect(text).toContain('Setting up');
+    expect(text).toContain('Sharing history');
+  });
+
   it('keeps every post of a forum thread, by many authors, without their signatures and profiles', () => {
     const posts = Array.from(
       { length: 6 },

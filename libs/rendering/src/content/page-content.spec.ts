@@ -61,20 +61,78 @@ describe('buildContent', () => {
     });
   });
 
+  // The page's own headline, less the site's name, is the title heading: the content's heading, or
+  // the page's h1 or h2 when Readability dropped it as repeating the title.
   it.each([
-    ['the same title', '<title>Story title</title>', '<h1>Story title</h1>'],
+    ['the same title', '<title>Story title</title>', '<h1>Story title</h1>', 'Story title'],
     [
       'the title less the site name',
       '<title>Story title | News Site</title>',
       '<p>May 3</p><h2>Story title</h2>',
+      'Story title',
     ],
-    ['the site name first', '<title>News Site - Story title</title>', '<h1>Story   TITLE</h1>'],
-  ])('gives the title heading once when the content starts with %s', (_, head, start) => {
+    [
+      'the site name first',
+      '<title>News Site - Story title</title>',
+      '<h1>Story   TITLE</h1>',
+      'Story TITLE',
+    ],
+    [
+      'a bullet before the site',
+      '<title>Story title • News Site</title>',
+      '<h1>Story title</h1>',
+      'Story title',
+    ],
+    ['a forum after an at sign', '<title>Story title @ Forum</title>', '<h1>Story title</h1>', 'Story title'],
+    [
+      'underscores between its parts',
+      '<title>Story title_Tech_News</title>',
+      '<h1>Story title</h1>',
+      'Story title',
+    ],
+    [
+      'the title with curly quotes',
+      '<title>Story title "now" - News Site</title>',
+      '<h1>Story title “now”</h1>',
+      'Story title “now”',
+    ],
+    [
+      'a linked title and its permalink mark',
+      '<title>Story title | News Site</title>',
+      '<h3><a href="#contents">Story title</a><a class="headerlink" href="#story">¶</a></h3>',
+      'Story title',
+    ],
+  ])('gives the title heading once when the content starts with %s', (_, head, start, heading) => {
     const body = `<html><head>${head}</head><body><article>${start}${ARTICLE}</article></body></html>`;
     const { markdown } = build({}, body);
     expect(markdown!.match(/^#+ .*story title/gim)).toHaveLength(1);
-    expect(markdown!.startsWith(`# ${head.replace(/<\/?title>/g, '')}\n\n`)).toBe(true);
+    expect(markdown!.startsWith(`# ${heading}\n\n`)).toBe(true);
     expect(markdown).toContain('Paragraph 5 of the story');
+  });
+
+  it("takes the h2 headline as the title heading when the h1 is the blog's", () => {
+    const body = `<html><head><title>Story title | Blog</title></head><body><header><h1>Notes of a coder</h1></header><article><h2>Story title</h2>${ARTICLE}</article></body></html>`;
+    const { markdown } = build({}, body);
+    expect(markdown!.startsWith('# Story title\n\nParagraph 0')).toBe(true);
+  });
+
+  it("leaves the site's name its metadata gives out of the title heading", () => {
+    const head =
+      '<title>Story title, told - News Site</title><meta property="og:site_name" content="News Site">';
+    const body = `<html><head>${head}</head><body><article><h1>Another headline</h1>${ARTICLE}</article></body></html>`;
+    expect(build({}, body).markdown!.startsWith('# Story title, told\n\n')).toBe(true);
+  });
+
+  it("leaves out of the title heading a part that names the URL's host", () => {
+    const body = `<html><head><title>Story title, told | NEWS-TEST Daily</title></head><body><article><h1>Another headline</h1>${ARTICLE}</article></body></html>`;
+    expect(build({}, body).markdown!.startsWith('# Story title, told\n\n')).toBe(true);
+  });
+
+  it('moves up an h1 that holds the title and its subtitle as the title heading', () => {
+    const body = `<html><head><title>Story title</title></head><body><article><p>May 3</p><h1>Story title: what happened</h1>${ARTICLE}</article></body></html>`;
+    const { markdown } = build({}, body);
+    expect(markdown!.startsWith('# Story title: what happened\n\n')).toBe(true);
+    expect(markdown!.match(/story title/gi)).toHaveLength(1);
   });
 
   it('keeps a heading that only shares words with the title', () => {

@@ -40,16 +40,62 @@ function fenced(code: string, language: string): string {
   return `${fence}${language}\n${code.replace(/\n$/, '')}\n${fence}`;
 }
 
-/** Between a page's headline and its site's name in a <title>: "Story | Site", "Site - Story". */
-const TITLE_SEPARATORS = [' | ', ' - ', ' – ', ' — ', ' :: ', ' · ', ' » ', ': '];
+/**
+ * Between a page's headline and its site's name in a <title>: "Story | Site", "Site - Story",
+ * "Story • Site", "Thread @ Forum", Chinese sites' "Story_Section_Site".
+ */
+const TITLE_SEPARATORS = [
+  ' | ',
+  ' - ',
+  ' – ',
+  ' — ',
+  ' :: ',
+  ' · ',
+  ' » ',
+  ': ',
+  ' • ',
+  ' « ',
+  ' / ',
+  ' > ',
+  ' @ ',
+  ' _',
+  '_',
+];
 
-/** Markdown escapes dropped, whitespace collapsed, lower case: titles compared as read. */
-const readAs = (text: string) => text.replace(/\\(.)/g, '$1').replace(/\s+/g, ' ').trim().toLowerCase();
+/** A heading's link in markdown, `[text](url)`: its text is what is read. */
+const LINK = /\[([^\]\n]*)\]\([^)\n]*\)/g;
 
-/** Whether a heading's text is the page's title, or the title less the site's name. */
-function isTitle(heading: string, title: string): boolean {
+/** A heading's permalink marks after its text ("Title¶", "Title #"): anchors, not words. */
+const PERMALINK = /(?: ?[¶§🔗]| #)+$/u;
+
+/**
+ * Links' text, markdown escapes and permalink marks dropped, whitespace collapsed, quotes straight
+ * (a <title> often has "" where its h1 has “”), lower case: titles compared as read.
+ */
+const readAs = (text: string) =>
+  text
+    .replace(LINK, '$1')
+    .replace(/\\(.)/g, '$1')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(PERMALINK, '')
+    .replace(/[“”„]/g, '"')
+    .replace(/[‘’‚]/g, "'")
+    .toLowerCase();
+
+/**
+ * How a heading's text reads against the page's title: the title itself (`same`), the title less
+ * the site's name (`less`: "Story" of "Story | Site"), or the title and more (`more`: "Story:
+ * what happened" of "Story"); undefined when it is another heading.
+ */
+function asTitle(heading: string, title: string): 'same' | 'less' | 'more' | undefined {
   const [h, t] = [readAs(heading), readAs(title)];
-  return !!h && (h === t || TITLE_SEPARATORS.some((sep) => t.startsWith(h + sep) || t.endsWith(sep + h)));
+  if (!h || !t) return undefined;
+  if (h === t) return 'same';
+  const within = (long: string, short: string) =>
+    TITLE_SEPARATORS.some((sep) => long.startsWith(short + sep) || long.endsWith(sep + short));
+  if (within(t, h)) return 'less';
+  return within(h, t) ? 'more' : undefined;
 }
 
 /** How many blocks of the content may come before its own title heading (a date, breadcrumbs). */
@@ -57,23 +103,101 @@ const TITLE_SEARCH_BLOCKS = 5;
 
 /**
  * The markdown of a page starts with its title as a level-1 heading, with or without
- * `only_main_content`; the content's own heading of that title, near its start, is not repeated.
+ * `only_main_content`; the content's own heading of that title, near its start, is not repeated:
+ * when it is the title less the site's name, or a top heading holding the title and more (its
+ * subtitle), it is the title heading itself, moved up (the page's own headline, without the site).
+ * `headline` (headlineOf) stands for the title when the content has no such heading.
  */
-export function withTitle(markdown: string, title: string | null): string {
+export function withTitle(markdown: string, title: string | null, headline?: string): string {
   if (!title) return markdown;
-  const heading = titleHeading(title);
+  let heading = titleHeading(headline ?? title);
   let start = 0;
   for (let block = 0; block < TITLE_SEARCH_BLOCKS && start < markdown.length; block++) {
     const found = markdown.indexOf('\n\n', start);
     const end = found === -1 ? markdown.length : found;
-    const text = /^#{1,6} ([^\n]+)$/.exec(markdown.slice(start, end))?.[1];
-    if (text !== undefined && isTitle(text, title)) {
+    const [, level, text] = /^(#{1,6}) ([^\n]+)$/.exec(markdown.slice(start, end)) ?? [];
+    const match = text === undefined ? undefined : asTitle(text, title);
+    // The title and more is the page's title only in a top heading (Readability makes an h1 an h2).
+    if (match && (match !== 'more' || level.length <= 2)) {
+      if (match !== 'same') heading = `# ${text.replace(LINK, '$1').replace(PERMALINK, '')}`;
       markdown = (markdown.slice(0, start) + markdown.slice(end + 2)).trim();
       break;
     }
     start = end + 2;
   }
   return markdown ? `${heading}\n\n${markdown}` : heading;
+}
+
+/** h1s, then h2s, read for the page's headline. */
+const MAX_HEADLINES = 20;
+
+/** Letters and digits only, lower case: a name as a host spells it ("Lecker" of lecker.de). */
+const compact = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+
+/** The longest label of the URL's host but its last and "www" ("lecker" of www.lecker.de). */
+function hostName(url: string | undefined): string | undefined {
+  let labels: string[];
+  try {
+    labels = new URL(url ?? '').hostname.split('.').slice(0, -1);
+  } catch {
+    return undefined;
+  }
+  const name = labels.filter((label) => label !== 'www').reduce((a, b) => (b.length > a.length ? b : a), '');
+  return name.length >= 3 ? name : undefined;
+}
+
+/**
+ * The title less the site's name, when the title gives it before or after a separator: the name
+ * the metadata gives (`site`), else a part that names the URL's host ("Recipe | LECKER" of
+ * lecker.de, "News | Liberty University" of liberty.edu).
+ */
+function titleLessSite(title: string, site: string | null | undefined, url?: string): string | undefined {
+  const [t, name] = [title, site ?? ''].map((text) => text.replace(/\s+/g, ' ').trim());
+  const [lower, lowerName] = [t.toLowerCase(), name.toLowerCase()];
+  if (name && t.length > name.length)
+    for (const sep of TITLE_SEPARATORS) {
+      if (lower.endsWith(sep + lowerName)) return t.slice(0, t.length - sep.length - name.length).trim();
+      if (lower.startsWith(lowerName + sep)) return t.slice(name.length + sep.length).trim();
+    }
+  const host = hostName(url);
+  if (!host) return undefined;
+  const names = (part: string) => {
+    const letters = compact(part);
+    // A short host inside a word ("art" in "Smart") names nothing: at the start, or long, it does.
+    return (
+      letters.length >= 3 &&
+      (letters.startsWith(host) || host.startsWith(letters) || (host.length >= 6 && letters.includes(host)))
+    );
+  };
+  for (const sep of TITLE_SEPARATORS) {
+    const last = t.lastIndexOf(sep);
+    if (last > 0 && names(t.slice(last + sep.length))) return t.slice(0, last).trim();
+    const first = t.indexOf(sep);
+    if (first > 0 && first + sep.length < t.length && names(t.slice(0, first)))
+      return t.slice(first + sep.length).trim();
+  }
+  return undefined;
+}
+
+/**
+ * The page's own headline: the first h1, else h2 (a blog's theme gives its name the h1), whose text
+ * is the title less the site's name ("Story" of "Story | Site"), read before the extraction, which
+ * may leave it out (Readability drops a heading that repeats the title; a page's header holds it);
+ * else the title less the site's name (titleLessSite).
+ */
+export function headlineOf(
+  document: Document,
+  title: string | null,
+  site?: string | null,
+  url?: string,
+): string | undefined {
+  if (!title) return undefined;
+  for (const tag of ['h1', 'h2'])
+    for (const heading of [...document.querySelectorAll(tag)].slice(0, MAX_HEADLINES)) {
+      const text = (heading.textContent ?? '').replace(/\s+/g, ' ').trim().replace(PERMALINK, '');
+      if (asTitle(text, title) === 'less') return text;
+    }
+  return titleLessSite(title, site, url) || undefined;
 }
 
 /** Text and JSON documents come back as they are; markdown fences JSON. */
@@ -110,12 +234,17 @@ export function buildContent(input: ContentInput): PageContent {
   // What the page says it is, from the scripts and meta tags the cleanup removes.
   const kind = mainOnly ? readPageProfile(document, jsonLd) : undefined;
   removeNonContent(document);
+  const headline = wants.has('markdown')
+    ? headlineOf(document, metadata.title, metadata.site_name, url)
+    : undefined;
   let root = applyTagFilters(document, options.include_tags, options.exclude_tags);
   if (mainOnly) root = extractMainContent(document, kind, jsonLd);
   const html = wants.has('html') ? root.innerHTML.trim() : undefined;
   const text = wants.has('text') ? elementToText(root) : undefined;
   // Last: the conversion reshapes the element.
-  const markdown = wants.has('markdown') ? withTitle(elementToMarkdown(root), metadata.title) : undefined;
+  const markdown = wants.has('markdown')
+    ? withTitle(elementToMarkdown(root), metadata.title, headline)
+    : undefined;
   return {
     ...(markdown !== undefined ? { markdown } : {}),
     ...(html !== undefined ? { html } : {}),
