@@ -66,19 +66,31 @@ const TITLE_SEPARATORS = [
 const LINK = /\[([^\]\n]*)\]\([^)\n]*\)/g;
 
 /** A heading's permalink marks after its text ("Title¶", "Title #"): anchors, not words. */
-const PERMALINK = /(?: ?[¶§🔗]| #)+$/u;
+const PERMALINK_MARKS = ['¶', '§', '🔗'];
+
+/**
+ * `text` less the permalink marks it ends with, each after a space or not, read from the end (a
+ * pattern anchored at the end retried from every " #" of a hostile heading: quadratic).
+ */
+function withoutPermalinks(text: string): string {
+  let end = text.length;
+  for (let found = true; found && end > 0;) {
+    const mark = text.endsWith(' #', end) ? ' #' : PERMALINK_MARKS.find((m) => text.endsWith(m, end));
+    found = mark !== undefined;
+    if (mark) end -= mark.length + (mark !== ' #' && text.endsWith(' ', end - mark.length) ? 1 : 0);
+  }
+  return text.slice(0, end);
+}
+
+/** A title is a line: a longer heading is not read as one. */
+const MAX_TITLE_CHARS = 1000;
 
 /**
  * Links' text, markdown escapes and permalink marks dropped, whitespace collapsed, quotes straight
  * (a <title> often has "" where its h1 has “”), lower case: titles compared as read.
  */
 const readAs = (text: string) =>
-  text
-    .replace(LINK, '$1')
-    .replace(/\\(.)/g, '$1')
-    .replace(/\s+/g, ' ')
-    .trim()
-    .replace(PERMALINK, '')
+  withoutPermalinks(text.replace(LINK, '$1').replace(/\\(.)/g, '$1').replace(/\s+/g, ' ').trim())
     .replace(/[“”„]/g, '"')
     .replace(/[‘’‚]/g, "'")
     .toLowerCase();
@@ -89,7 +101,8 @@ const readAs = (text: string) =>
  * what happened" of "Story"); undefined when it is another heading.
  */
 function asTitle(heading: string, title: string): 'same' | 'less' | 'more' | undefined {
-  const [h, t] = [readAs(heading), readAs(title)];
+  if (heading.length > MAX_TITLE_CHARS) return undefined;
+  const [h, t] = [readAs(heading), readAs(title.slice(0, MAX_TITLE_CHARS))];
   if (!h || !t) return undefined;
   if (h === t) return 'same';
   const within = (long: string, short: string) =>
@@ -119,7 +132,7 @@ export function withTitle(markdown: string, title: string | null, headline?: str
     const match = text === undefined ? undefined : asTitle(text, title);
     // The title and more is the page's title only in a top heading (Readability makes an h1 an h2).
     if (match && (match !== 'more' || level.length <= 2)) {
-      if (match !== 'same') heading = `# ${text.replace(LINK, '$1').replace(PERMALINK, '')}`;
+      if (match !== 'same') heading = `# ${withoutPermalinks(text.replace(LINK, '$1'))}`;
       markdown = (markdown.slice(0, start) + markdown.slice(end + 2)).trim();
       break;
     }
@@ -194,7 +207,7 @@ export function headlineOf(
   if (!title) return undefined;
   for (const tag of ['h1', 'h2'])
     for (const heading of [...document.querySelectorAll(tag)].slice(0, MAX_HEADLINES)) {
-      const text = (heading.textContent ?? '').replace(/\s+/g, ' ').trim().replace(PERMALINK, '');
+      const text = withoutPermalinks((heading.textContent ?? '').replace(/\s+/g, ' ').trim());
       if (asTitle(text, title) === 'less') return text;
     }
   return titleLessSite(title, site, url) || undefined;
