@@ -116,6 +116,14 @@ describe('buildContent', () => {
     expect(markdown!.startsWith('# Story title\n\nParagraph 0')).toBe(true);
   });
 
+  it.each([
+    ['in the page banner', '<header><h1>My Blog</h1></header>', ''],
+    ['named by the metadata', '<h1>My Blog</h1>', '<meta property="og:site_name" content="My blog">'],
+  ])("does not take the site's own heading, %s, for the page's headline", (_, banner, meta) => {
+    const body = `<html><head><title>Story title | My Blog</title>${meta}</head><body>${banner}<article>${ARTICLE}</article></body></html>`;
+    expect(build({}, body).markdown!.startsWith('# Story title\n\n')).toBe(true);
+  });
+
   it("leaves the site's name its metadata gives out of the title heading", () => {
     const head =
       '<title>Story title, told - News Site</title><meta property="og:site_name" content="News Site">';

@@ -193,10 +193,19 @@ function titleLessSite(title: string, site: string | null | undefined, url?: str
 }
 
 /**
+ * Whether a heading is the site's own, the other part of a "Story | Site" title: the site's name,
+ * or a heading of the page's banner (a header outside any article or main: a blog theme's h1).
+ */
+function namesSite(heading: Element, text: string, site: string | null | undefined): boolean {
+  if (site && compact(site) === compact(text)) return true;
+  return !!heading.closest('header, [role="banner"]') && !heading.closest('article, main, [role="main"]');
+}
+
+/**
  * The page's own headline: the first h1, else h2 (a blog's theme gives its name the h1), whose text
  * is the title less the site's name ("Story" of "Story | Site"), read before the extraction, which
  * may leave it out (Readability drops a heading that repeats the title; a page's header holds it);
- * else the title less the site's name (titleLessSite).
+ * else the title less the site's name (titleLessSite): the metadata's, or the one a banner's heading gives.
  */
 export function headlineOf(
   document: Document,
@@ -205,12 +214,16 @@ export function headlineOf(
   url?: string,
 ): string | undefined {
   if (!title) return undefined;
+  // The site's own heading, when it is part of the title, names the part to leave out.
+  let banner: string | undefined;
   for (const tag of ['h1', 'h2'])
     for (const heading of [...document.querySelectorAll(tag)].slice(0, MAX_HEADLINES)) {
       const text = withoutPermalinks((heading.textContent ?? '').replace(/\s+/g, ' ').trim());
-      if (asTitle(text, title) === 'less') return text;
+      if (asTitle(text, title) !== 'less') continue;
+      if (!namesSite(heading, text, site)) return text;
+      banner ??= text;
     }
-  return titleLessSite(title, site, url) || undefined;
+  return titleLessSite(title, site ?? banner, url) || undefined;
 }
 
 /** Text and JSON documents come back as they are; markdown fences JSON. */
