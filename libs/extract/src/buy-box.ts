@@ -1,3 +1,4 @@
+import { productTitle } from './product';
 import { classAndId } from './signals';
 import type { TextStats } from './text-stats';
 import { childElements, walkElements } from './walk';
@@ -55,12 +56,16 @@ function buyForm(form: Element): boolean {
  * (4-7 Working Days)"): controls and their labels, not the product's text. The largest such block,
  * of at most MAX_BUY_CHARS, not holding the page's title nor a paragraph of prose.
  */
-export function removeBuyBoxes(root: Element, stats: Map<Element, TextStats>, title: Element | null): void {
+export function removeBuyBoxes(root: Element, stats: Map<Element, TextStats>): void {
+  // The title is looked for at the first buy box, before anything is removed: most pages have none.
+  let title: Element | null | undefined;
   walkElements(childElements(root), (element) => {
     const measured = stats.get(element);
     if (!measured || measured.chars > MAX_BUY_CHARS || measured.elements > MAX_BUY_ELEMENTS) return true;
     const buys = BUY_NAME.test(classAndId(element)) || (element.tagName === 'FORM' && buyForm(element));
-    if (!buys || (title && element.contains(title)) || holdsProse(element)) return true;
+    if (!buys) return true;
+    if (title === undefined) title = productTitle(root);
+    if ((title && element.contains(title)) || holdsProse(element)) return true;
     element.remove();
     return false;
   });

@@ -172,7 +172,7 @@ function pickContent(
   const page = measure(body);
   if (said === 'product') removeSignups(body, page.of);
   // On any page: a shop's product that says nothing of itself, a collection's cards.
-  removeBuyBoxes(body, page.of, productTitle(body));
+  removeBuyBoxes(body, page.of);
   // A story whose readers' comments are all its text (a link aggregator's) is a thread.
   const thread = removeChrome(body, page.of, said);
   let kind = thread && said === 'article' ? 'discussion' : said;

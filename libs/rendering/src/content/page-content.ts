@@ -95,14 +95,17 @@ const readAs = (text: string) =>
     .replace(/[‘’‚]/g, "'")
     .toLowerCase();
 
+/** The page's title as headings are compared with it (asTitle): read once for all of them. */
+const readTitle = (title: string) => readAs(title.slice(0, MAX_TITLE_CHARS));
+
 /**
- * How a heading's text reads against the page's title: the title itself (`same`), the title less
- * the site's name (`less`: "Story" of "Story | Site"), or the title and more (`more`: "Story:
- * what happened" of "Story"); undefined when it is another heading.
+ * How a heading's text reads against the page's title `t` (readTitle): the title itself (`same`),
+ * the title less the site's name (`less`: "Story" of "Story | Site"), or the title and more
+ * (`more`: "Story: what happened" of "Story"); undefined when it is another heading.
  */
-function asTitle(heading: string, title: string): 'same' | 'less' | 'more' | undefined {
+function asTitle(heading: string, t: string): 'same' | 'less' | 'more' | undefined {
   if (heading.length > MAX_TITLE_CHARS) return undefined;
-  const [h, t] = [readAs(heading), readAs(title.slice(0, MAX_TITLE_CHARS))];
+  const h = readAs(heading);
   if (!h || !t) return undefined;
   if (h === t) return 'same';
   const within = (long: string, short: string) =>
@@ -124,12 +127,13 @@ const TITLE_SEARCH_BLOCKS = 5;
 export function withTitle(markdown: string, title: string | null, headline?: string): string {
   if (!title) return markdown;
   let heading = titleHeading(headline ?? title);
+  const read = readTitle(title);
   let start = 0;
   for (let block = 0; block < TITLE_SEARCH_BLOCKS && start < markdown.length; block++) {
     const found = markdown.indexOf('\n\n', start);
     const end = found === -1 ? markdown.length : found;
     const [, level, text] = /^(#{1,6}) ([^\n]+)$/.exec(markdown.slice(start, end)) ?? [];
-    const match = text === undefined ? undefined : asTitle(text, title);
+    const match = text === undefined ? undefined : asTitle(text, read);
     // The title and more is the page's title only in a top heading (Readability makes an h1 an h2).
     if (match && (match !== 'more' || level.length <= 2)) {
       if (match !== 'same') heading = `# ${withoutPermalinks(text.replace(LINK, '$1'))}`;
@@ -214,12 +218,13 @@ export function headlineOf(
   url?: string,
 ): string | undefined {
   if (!title) return undefined;
+  const read = readTitle(title);
   // The site's own heading, when it is part of the title, names the part to leave out.
   let banner: string | undefined;
   for (const tag of ['h1', 'h2'])
     for (const heading of [...document.querySelectorAll(tag)].slice(0, MAX_HEADLINES)) {
       const text = withoutPermalinks((heading.textContent ?? '').replace(/\s+/g, ' ').trim());
-      if (asTitle(text, title) !== 'less') continue;
+      if (asTitle(text, read) !== 'less') continue;
       if (!namesSite(heading, text, site)) return text;
       banner ??= text;
     }
