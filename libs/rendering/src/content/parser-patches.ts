@@ -128,10 +128,11 @@ Object.defineProperty(LinkedomElement.prototype, 'className', {
  * document once read (a document's case rule is fixed, an XML one keeps the case).
  */
 const readName = Object.getOwnPropertyDescriptor(LinkedomElement.prototype, 'tagName')!.get!;
-const namesOf = new WeakMap<object, Map<string, string>>();
+// On the document itself: a WeakMap's look-up cost as much as the upper-casing it saved.
+const NAMES = Symbol('tag names');
 function cachedName(this: Element): string {
-  let names = namesOf.get(this.ownerDocument);
-  if (!names) namesOf.set(this.ownerDocument, (names = new Map<string, string>()));
+  const document = this.ownerDocument as Document & { [NAMES]?: Map<string, string> };
+  const names = (document[NAMES] ??= new Map<string, string>());
   let name = names.get(this.localName);
   if (name === undefined) names.set(this.localName, (name = readName.call(this) as string));
   return name;
