@@ -1,6 +1,6 @@
 import { Readability } from '@mozilla/readability';
 import type { DocumentStats } from './text-stats';
-import { walkElements } from './walk';
+import { elementsIn } from './walk';
 
 /** Past this many elements Readability takes seconds; the structural pick serves alone. */
 const MAX_ELEMENTS = 50_000;
@@ -23,24 +23,15 @@ export function readabilityCanAfford({ elements, depth, treeWeight }: DocumentSt
  * Readability, picking as it does at less cost on linkedom's DOM (each override gives the same
  * markdown on all 2,615 corpus pages): no pass making the article's links and media absolute (the
  * document's were made so before, `javascript:` links dropped: the pass resolved each again); its
- * tag lists found in one walk (linkedom compiled a selector for each); its visibility test reading
- * an element's style only where it has one (linkedom parses a declaration at each read).
+ * tag lists read off the list of nodes (linkedom compiled a selector for each); its visibility test
+ * reading an element's style only where it has one (linkedom parses a declaration at each read).
  */
 class ArticlePicker extends Readability<Element> {
   _fixRelativeUris(): void {}
 
   _getAllNodesWithTag(node: Document | Element, tags: string[]): Element[] {
     const wanted = new Set(tags.flatMap((tag) => [tag.toUpperCase(), tag]));
-    const found: Element[] = [];
-    walkElements(
-      [...node.children],
-      (element) => {
-        if (wanted.has(element.tagName)) found.push(element);
-        return true;
-      },
-      true,
-    );
-    return found;
+    return elementsIn([...node.children]).filter((element) => wanted.has(element.tagName));
   }
 
   _isProbablyVisible(node: Element): boolean {

@@ -1,5 +1,5 @@
 import { parseHTML } from 'linkedom';
-import { childElements, walkElements } from './walk';
+import { childElements, elementsIn, walkElements } from './walk';
 
 const body = (html: string) => parseHTML(`<!doctype html><html><body>${html}</body></html>`).document.body;
 
@@ -44,5 +44,18 @@ describe('walkElements', () => {
     });
     expect(visited).toBe(depth + 1);
     expect(deepest?.tagName).toBe('P');
+  });
+});
+
+describe('elementsIn', () => {
+  it('lists the roots and every element below them, in document order', () => {
+    const root = body('<div id="a">x<p id="a1"></p><p id="a2"><b id="a2b">y</b></p></div><div id="b"></div>');
+    expect(elementsIn(childElements(root)).map((element) => element.id)).toEqual([
+      'a',
+      'a1',
+      'a2',
+      'a2b',
+      'b',
+    ]);
   });
 });

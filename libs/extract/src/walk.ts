@@ -21,6 +21,24 @@ export function walkElements(
   }
 }
 
+/** NodeFilter's masks (Node has no NodeFilter global). */
+export const SHOW_ELEMENT = 0x1;
+export const SHOW_TEXT = 0x4;
+
+/**
+ * `roots` and every element below them, in document order: a TreeWalker reads them off linkedom's
+ * list of nodes, at less cost than a walk reading each element's children through its getters.
+ */
+export function elementsIn(roots: Element[]): Element[] {
+  const found: Element[] = [];
+  for (const root of roots) {
+    found.push(root);
+    const walker = root.ownerDocument.createTreeWalker(root, SHOW_ELEMENT);
+    for (let next = walker.nextNode(); next; next = walker.nextNode()) found.push(next as Element);
+  }
+  return found;
+}
+
 /** An element's child elements, in order. */
 export function childElements(element: Element): Element[] {
   const children: Element[] = [];
