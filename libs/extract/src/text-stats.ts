@@ -1,3 +1,5 @@
+import { SHOW_ELEMENT, SHOW_TEXT } from './walk';
+
 /** Text measured under one element: what the extractor's decisions weigh. */
 export interface TextStats {
   /** Visible characters (whitespace not counted) in the subtree. */
@@ -34,42 +36,50 @@ function visibleChars(text: string): number {
 }
 
 /**
- * The text stats of every element under `root`, in one post-order walk without recursion, so a
- * 512-deep tree costs no stack and a page costs time linear in its nodes.
+ * The text stats of every element under `root`, in one pass over its nodes in document order (a
+ * TreeWalker's list: reading each element's children through linkedom's getters cost more),
+ * without recursion, so a 512-deep tree costs no stack and a page costs time linear in its nodes.
  */
 export function measure(root: Element): DocumentStats {
   const of = new Map<Element, TextStats>();
   let depth = 0;
   let treeWeight = 0;
-  // [element, depth, children pushed]
-  const stack: [Element, number, boolean][] = [[root, 1, false]];
-  while (stack.length) {
-    const top = stack[stack.length - 1];
-    const [element, level, expanded] = top;
-    if (!expanded) {
-      top[2] = true;
-      if (level > depth) depth = level;
-      treeWeight += level;
-      for (let child = element.lastElementChild; child; child = child.previousElementSibling) {
-        if (!SKIPPED.has(child.tagName)) stack.push([child, level + 1, false]);
-      }
-      continue;
-    }
-    stack.pop();
-    const stats: TextStats = { chars: 0, linkChars: 0, elements: 1 };
-    for (let child = element.firstChild; child; child = child.nextSibling) {
-      if (child.nodeType === 3) stats.chars += visibleChars((child as Text).data);
-      else if (child.nodeType === 1) {
-        const inner = of.get(child as Element);
-        if (!inner) continue;
-        stats.chars += inner.chars;
-        stats.linkChars += inner.linkChars;
-        stats.elements += inner.elements;
-      }
-    }
+  // The elements open at the current node, root first, each with its stats (none under a skipped one).
+  const open: Element[] = [];
+  const counts: (TextStats | undefined)[] = [];
+  const enter = (element: Element, stats: TextStats | undefined) => {
+    open.push(element);
+    counts.push(stats);
+    if (!stats) return;
+    depth = Math.max(depth, open.length);
+    treeWeight += open.length;
+  };
+  // Closed in post-order: each element's stats are whole before its parent's take them in.
+  const close = () => {
+    const element = open.pop()!;
+    const stats = counts.pop();
+    if (!stats) return;
     if (element.tagName === 'A') stats.linkChars = stats.chars;
     of.set(element, stats);
+    const parent = counts[counts.length - 1];
+    if (!parent) return;
+    parent.chars += stats.chars;
+    parent.linkChars += stats.linkChars;
+    parent.elements += stats.elements;
+  };
+  enter(root, { chars: 0, linkChars: 0, elements: 1 });
+  const walker = root.ownerDocument.createTreeWalker(root, SHOW_ELEMENT | SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    while (node.parentNode !== open[open.length - 1]) close();
+    const parent = counts[counts.length - 1];
+    if (node.nodeType === 3) {
+      if (parent) parent.chars += visibleChars((node as Text).data);
+    } else {
+      const skipped = !parent || SKIPPED.has((node as Element).tagName);
+      enter(node as Element, skipped ? undefined : { chars: 0, linkChars: 0, elements: 1 });
+    }
   }
+  while (open.length) close();
   return { of, elements: of.get(root)!.elements, depth, treeWeight };
 }
 
