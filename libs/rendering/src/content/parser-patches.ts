@@ -124,18 +124,14 @@ Object.defineProperty(LinkedomElement.prototype, 'className', {
 
 /**
  * linkedom upper-cases an element's local name at each read of `tagName` and `nodeName`, which
- * every walk of the extractor makes (6% of a static page's content work): each name is kept per
- * document once read (a document's case rule is fixed, an XML one keeps the case).
+ * every walk of the extractor makes (6% of a static page's content work): each element keeps its
+ * name once read (its local name and its document, whose case rule it follows, stay; importNode
+ * moves a fresh copy). On the element: a look-up by document and name cost 4 times as much.
  */
 const readName = Object.getOwnPropertyDescriptor(LinkedomElement.prototype, 'tagName')!.get!;
-// On the document itself: a WeakMap's look-up cost as much as the upper-casing it saved.
-const NAMES = Symbol('tag names');
-function cachedName(this: Element): string {
-  const document = this.ownerDocument as Document & { [NAMES]?: Map<string, string> };
-  const names = (document[NAMES] ??= new Map<string, string>());
-  let name = names.get(this.localName);
-  if (name === undefined) names.set(this.localName, (name = readName.call(this) as string));
-  return name;
+const NAME = Symbol('tag name');
+function cachedName(this: Element & { [NAME]?: string }): string {
+  return (this[NAME] ??= readName.call(this) as string);
 }
 for (const field of ['tagName', 'nodeName'])
   Object.defineProperty(LinkedomElement.prototype, field, { configurable: true, get: cachedName });
