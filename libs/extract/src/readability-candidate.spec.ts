@@ -9,7 +9,7 @@ const paragraph = (n: number) =>
 const page = `<!doctype html><html><head><title>Story</title></head><body>
   <nav><a href="https://example.test/">Home</a> <a href="https://example.test/news">News</a></nav>
   <div class="article-body">
-    <h1>Story</h1>${[1, 2, 3].map(paragraph).join('')}
+    <h1>Story</h1><p class="byline">By Jane Doe, our correspondent</p>${[1, 2, 3].map(paragraph).join('')}
     <p style="display: none">Hidden by its style, a paragraph nobody sees on the page at all.</p>
     <p style="color: red; visibility: hidden">Invisible by its style, taking space and showing nothing.</p>
     <p hidden>Hidden by its attribute, a paragraph nobody sees on the page at all, long enough.</p>
@@ -29,6 +29,7 @@ describe('readabilityArticle', () => {
     const theirs = new Readability(parseHTML(page).document, { keepClasses: true }).parse()?.content;
     expect(ours?.innerHTML).toBe(theirs);
     expect(ours?.textContent).toContain('Paragraph 6');
+    expect(ours?.textContent).not.toContain('Jane Doe');
     expect(ours?.textContent).not.toContain('Hidden by its style');
     expect(ours?.textContent).not.toContain('Invisible by its style');
     expect(ours?.textContent).not.toContain('Hidden by its attribute');

@@ -24,14 +24,27 @@ export function readabilityCanAfford({ elements, depth, treeWeight }: DocumentSt
  * markdown on all 2,615 corpus pages): no pass making the article's links and media absolute (the
  * document's were made so before, `javascript:` links dropped: the pass resolved each again); its
  * tag lists read off the list of nodes (linkedom compiled a selector for each); its visibility test
- * reading an element's style only where it has one (linkedom parses a declaration at each read).
+ * reading an element's style only where it has one (linkedom parses a declaration at each read);
+ * its byline test reading a node's text only when the node is named a byline (it read every node's).
  */
 class ArticlePicker extends Readability<Element> {
+  declare readonly REGEXPS: { byline: RegExp };
+
   _fixRelativeUris(): void {}
 
   _getAllNodesWithTag(node: Document | Element, tags: string[]): Element[] {
     const wanted = new Set(tags.flatMap((tag) => [tag.toUpperCase(), tag]));
     return elementsIn([...node.children]).filter((element) => wanted.has(element.tagName));
+  }
+
+  _isValidByline(node: Element, matchString: string): boolean {
+    const named =
+      node.getAttribute('rel') === 'author' ||
+      !!node.getAttribute('itemprop')?.includes('author') ||
+      this.REGEXPS.byline.test(matchString);
+    if (!named) return false;
+    const length = (node.textContent ?? '').trim().length;
+    return length > 0 && length < 100;
   }
 
   _isProbablyVisible(node: Element): boolean {
