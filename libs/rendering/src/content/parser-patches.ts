@@ -110,8 +110,16 @@ export function parserStackPatched(): boolean {
 const addToken = Set.prototype.add;
 Object.defineProperty(LinkedomElement.prototype, 'className', {
   configurable: true,
+  // Its tokens joined as DOMTokenList.value joins them, but not spread into an array first: the
+  // class is read at each element Readability and the chrome signals weigh.
   get(this: Element) {
-    return this.classList.value;
+    let value = '';
+    let first = true;
+    for (const token of this.classList as DOMTokenList & Set<string>) {
+      value = first ? token : `${value} ${token}`;
+      first = false;
+    }
+    return value;
   },
   set(this: Element, value: unknown) {
     // linkedom's DOMTokenList is a Set.
