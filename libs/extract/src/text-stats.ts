@@ -70,7 +70,9 @@ export function measure(root: Element): DocumentStats {
   enter(root, { chars: 0, linkChars: 0, elements: 1 });
   const walker = root.ownerDocument.createTreeWalker(root, SHOW_ELEMENT | SHOW_TEXT);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-    while (node.parentNode !== open[open.length - 1]) close();
+    // The root stays open whatever a node's parent says: a node whose parent is not open (a tree
+    // linkedom built oddly) counts under the root instead of closing past it without end.
+    while (open.length > 1 && node.parentNode !== open[open.length - 1]) close();
     const parent = counts[counts.length - 1];
     if (node.nodeType === 3) {
       if (parent) parent.chars += visibleChars((node as Text).data);
