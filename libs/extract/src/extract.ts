@@ -49,7 +49,7 @@ import {
 } from './template-lines';
 import { readabilityArticle, readabilityCanAfford } from './readability-candidate';
 import { coverageRoot, MIN_CARDS, MIN_ROW_CARDS, planPrune } from './structural';
-import { LiveStats, measure } from './text-stats';
+import { LiveStats, measure, type TextStats } from './text-stats';
 
 /**
  * Readability's article is taken when it holds at least this share of the structural pick's text:
@@ -105,9 +105,9 @@ export function extractMainContent(
 ): Element {
   // The JSON-LD description's words, read once: for Readability's pick and for what the page lacks.
   const description = kind === 'product' ? descriptionWords(jsonLd, document) : undefined;
-  const { content, kind: found } = pickContent(document, kind, description);
+  const { content, kind: found, stats } = pickContent(document, kind, description);
   // One measure for the line passes below: each keeps it as a fresh one would be.
-  const live = new LiveStats(content);
+  const live = new LiveStats(content, stats);
   // A thread's related threads close it too; its posts' replies are its content.
   removeLabelledTails(live, ELSEWHERE_LABEL);
   if (found !== 'discussion') {
@@ -162,12 +162,15 @@ function besideArticle(root: Element): boolean {
   return titled.length === 1;
 }
 
-/** The content's element, and what the page turned out to be. */
+/**
+ * The content's element, what the page turned out to be, and the content's text stats when the
+ * pick measured it as it is returned (the line passes then need no measure of their own).
+ */
 function pickContent(
   document: Document,
   said: PageKind,
   description: string[] | undefined,
-): { content: Element; kind: PageKind } {
+): { content: Element; kind: PageKind; stats?: Map<Element, TextStats> } {
   const body = document.body ?? document.documentElement;
   const page = measure(body);
   if (said === 'product') removeSignups(body, page.of);
@@ -209,7 +212,8 @@ function pickContent(
   const article = readabilityCanAfford(page) ? readabilityArticle(document) : undefined;
   const rootStats = measure(root).of;
   const rootChars = rootStats.get(root)!.chars;
-  const articleChars = article ? measure(article).of.get(article)!.chars : 0;
+  const articleStats = article && measure(article).of;
+  const articleChars = article ? articleStats!.get(article)!.chars : 0;
   const readable = articleChars >= MIN_ARTICLE_CHARS && articleChars >= ARTICLE_SHARE[kind] * rootChars;
   // Without one in its JSON-LD, a product's description is the block the page names so.
   const words =
@@ -221,6 +225,9 @@ function pickContent(
   const content = readable && !loses ? article! : root;
   // The article's lead, between its headline and its body, is its first paragraph: not a product's.
   const lead = kind === 'product' ? undefined : leadOutside(body, content, cleaned.of);
-  if (lead) content.prepend(lead.cloneNode(true));
-  return { content, kind };
+  if (lead) {
+    content.prepend(lead.cloneNode(true));
+    return { content, kind };
+  }
+  return { content, kind, stats: content === root ? rootStats : articleStats! };
 }

@@ -97,8 +97,12 @@ export class LiveStats {
   /** Elements' text as lines read it, kept until something under them goes. */
   private readonly lines = new Map<Element, string>();
 
-  constructor(readonly content: Element) {
-    this.stats = measure(content).of;
+  /** `stats`: `content`'s measure, when the caller has one of it as it stands. */
+  constructor(
+    readonly content: Element,
+    stats?: Map<Element, TextStats>,
+  ) {
+    this.stats = stats ?? measure(content).of;
   }
 
   /** The stats, without what the passes before this one removed. */
