@@ -43,7 +43,8 @@ export class CrawlRunner {
     const page = await this.pages.page(jobId, idx);
     if (!page) return;
     if (page.status === 'succeeded' || page.status === 'failed') return this.complete(jobId);
-    await this.lifecycle.markRunning(jobId);
+    // The job's running mark is needed once: a job found running already has it.
+    if (job.status === 'queued') await this.lifecycle.markRunning(jobId);
     const options = job.options as CrawlOptions;
     const url = new URL(page.url);
     // A page refused its proxy fails PROXY in the render: its robots.txt is not fetched either.

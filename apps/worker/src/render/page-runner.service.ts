@@ -8,6 +8,9 @@ import { JobProgress } from './job-progress.service';
 import { LIMITED_RETRY_MS, PageStep } from './page-step';
 import { PAGES_PER_JOB, type QueueHead, handOut, nextChunkStart, shares, windowFor } from './page-window';
 
+/** Jobs whose pages' engine a worker keeps in mind (handOut's `quick`). */
+const RECENT_JOBS = 1_000;
+
 /**
  * Renders a job's pages [fromIdx, toIdx) one at a time, each through PageStep. Between pages it
  * gives way: to a waiting sync scrape and to a shutdown (by handing the rest of the chunk back to
@@ -20,6 +23,9 @@ import { PAGES_PER_JOB, type QueueHead, handOut, nextChunkStart, shares, windowF
  */
 @Injectable()
 export class PageRunner {
+  /** Whether the latest page this worker rendered of each of its last RECENT_JOBS jobs came over http. */
+  private readonly overHttp = new Map<string, boolean>();
+
   constructor(
     private readonly jobs: JobQueries,
     private readonly pages: PageProgress,
@@ -35,8 +41,9 @@ export class PageRunner {
   async run({ jobId, fromIdx, toIdx, piece }: PagesData): Promise<void> {
     const job = await this.jobs.find(jobId);
     if (!job || TERMINAL_JOB_STATUSES.includes(job.status)) return;
+    // The job's running mark is needed once: a job found running already has it.
     const [, maxInFlight, todo] = await Promise.all([
-      this.lifecycle.markRunning(jobId),
+      job.status === 'queued' && this.lifecycle.markRunning(jobId),
       this.progress.maxConcurrentPages(job.accountId),
       this.pages.unfinished(jobId, fromIdx, toIdx),
     ]);
@@ -63,7 +70,8 @@ export class PageRunner {
     // The chunk this run's chunk queues when it ends. None (past the end): the job's pages not yet
     // taken are all in runs already going. A piece is judged by the chunk it came from (a piece
     // split off mid-batch has chunks to come).
-    const onSession = Boolean((job.options as ScrapeOptions).session_id);
+    const options = job.options as ScrapeOptions;
+    const onSession = Boolean(options.session_id);
     const nextChunk = nextChunkStart(fromIdx, windowFor(maxInFlight, onSession));
     const lastWindow = nextChunk >= job.total;
     const endIdx = () => todo[end]?.idx ?? toIdx;
@@ -95,6 +103,8 @@ export class PageRunner {
             idle: this.slots.idle('render'),
             spare: lease.spare,
             lastWindow,
+            // Until this worker has seen a page of the job, its render mode says.
+            quick: options.render !== 'browser' && this.overHttp.get(jobId) !== false,
           });
           if (takers > 0) {
             const last = endIdx();
@@ -106,10 +116,11 @@ export class PageRunner {
           }
           // The render does not wait for the running mark's commit. A refused page is not stored:
           // its job was cancelled meanwhile (stop here) or another worker finished it (skip it).
-          const rendered = await this.step.render(job, page, job.options as ScrapeOptions, { overlap: true });
+          const rendered = await this.step.render(job, page, options, { overlap: true });
           if (rendered === 'cancelled') return;
           if (rendered === 'taken') continue;
           result = rendered;
+          this.noteEngine(jobId, result);
         } finally {
           behind(lease.release());
         }
@@ -119,8 +130,17 @@ export class PageRunner {
     } finally {
       await settled();
     }
-    await this.progress.completeIfDone(jobId);
+    // Only the last window's chunks and the pieces end the job: a chunk that queues the next one
+    // hands the check down its chain, whose last chunk makes it (and a piece still running then
+    // makes it when it ends).
     if (!piece && !lastWindow) await this.queueNextChunk(jobId, nextChunk, job.total);
+    else await this.progress.completeIfDone(jobId);
+  }
+
+  private noteEngine(jobId: string, result: PageResult): void {
+    this.overHttp.delete(jobId);
+    if (this.overHttp.size >= RECENT_JOBS) this.overHttp.delete(this.overHttp.keys().next().value!);
+    this.overHttp.set(jobId, result.metadata.engine === 'http');
   }
 
   /** Pages of a chunk back to the queue (behind any sync scrape, or after a short wait). */

@@ -47,6 +47,7 @@ describe('handOut', () => {
     idle: 0,
     spare: 100,
     lastWindow: false,
+    quick: false,
     ...over,
   });
 
@@ -66,6 +67,12 @@ describe('handOut', () => {
   it('in the last window, gives away every page after n once only pieces wait', () => {
     expect(handOut(state({ lastWindow: true }))).toEqual([3, 7]);
     expect(handOut(state({ lastWindow: true, head: 'piece' }))).toEqual([3, 7]);
+  });
+
+  it('shares quick pages with idle slots, but keeps them at the end of the job', () => {
+    expect(handOut(state({ idle: 3, quick: true }))).toEqual([4, 3]);
+    expect(handOut(state({ lastWindow: true, quick: true }))).toEqual([10, 0]);
+    expect(handOut(state({ lastWindow: true, head: 'piece', quick: true }))).toEqual([10, 0]);
   });
 
   it('keeps its pages while chunks or a sync scrape wait, or while chunks are yet to come', () => {

@@ -47,6 +47,11 @@ export interface HandOutState {
   spare: number;
   /** No chunk follows the run's: the job's pages not yet taken are all in runs already going. */
   lastWindow: boolean;
+  /**
+   * The job's pages come over http: one costs about what a piece's own round through the queue
+   * and MySQL does, so a piece would cost more than the wait it saves.
+   */
+  quick: boolean;
 }
 
 /**
@@ -56,16 +61,17 @@ export interface HandOutState {
  * - Nothing waits and slots idle: an equal share for each idle slot and this run, so a batch's last
  *   pages end together instead of one half after another.
  * - Nothing waits but pieces, and the job's last chunks are running: all but page n, as single
- *   pages. The busy slots free up one by one, and the first to do so takes the next page at once
- *   instead of idling until some run reaches its next page (a second a page here).
+ *   pages, unless the pages are quick. The busy slots free up one by one, and the first to do so
+ *   takes the next page at once instead of idling until some run reaches its next page (a second a
+ *   browser page here).
  */
-export function handOut({ head, n, end, idle, spare, lastWindow }: HandOutState): [number, number] {
+export function handOut({ head, n, end, idle, spare, lastWindow, quick }: HandOutState): [number, number] {
   const left = end - n - 1;
   if (head === undefined && idle > 0) {
     const takers = Math.min(idle, spare, left);
     return [n + Math.ceil((end - n) / (takers + 1)), takers];
   }
-  if (!lastWindow || (head !== undefined && head !== 'piece')) return [end, 0];
+  if (quick || !lastWindow || (head !== undefined && head !== 'piece')) return [end, 0];
   const takers = Math.min(spare, left);
   return [end - takers, takers];
 }
