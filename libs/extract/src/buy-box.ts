@@ -2,6 +2,7 @@ import { productTitle } from './product';
 import { classAndId } from './signals';
 import type { TextStats } from './text-stats';
 import { childElements, walkElements } from './walk';
+import { squish } from './text';
 
 /** A buy button's words, in the shops' languages: the form that holds one buys the product. */
 const BUY_BUTTON =
@@ -36,7 +37,7 @@ const MAX_ATTRIBUTE_CHARS = 300;
 function holdsProse(block: Element): boolean {
   if (block.querySelector('[itemprop="description" i]')) return true;
   for (const paragraph of block.querySelectorAll('p'))
-    if ((paragraph.textContent ?? '').replace(/\s+/g, ' ').trim().length >= MIN_PROSE_CHARS) return true;
+    if (squish(paragraph.textContent).length >= MIN_PROSE_CHARS) return true;
   return false;
 }
 

@@ -1,6 +1,7 @@
 import { signature } from './structural';
 import type { TextStats } from './text-stats';
 import { walkElements } from './walk';
+import { squish } from './text';
 
 /** A post's text sits this many levels under the post's own element at most. */
 const MAX_POST_DEPTH = 4;
@@ -45,7 +46,7 @@ const MAX_FACTS = 5_000;
 export function removeAuthorFacts(content: Element, stats: Map<Element, TextStats>): void {
   const facts = new Map<string, Element[]>();
   const add = (label: string, element: Element) => {
-    const key = label.replace(/\s+/g, ' ').trim().toLowerCase();
+    const key = squish(label).toLowerCase();
     facts.set(key, [...(facts.get(key) ?? []), element]);
   };
   let read = 0;

@@ -1,4 +1,5 @@
 import { childElements, walkElements } from './walk';
+import { squish } from './text';
 
 /**
  * Pages repeat blocks: a description laid out once for phones and once for desktops, a carousel's
@@ -13,8 +14,6 @@ const MIN_CHARS = 40;
 const MAX_READ_CHARS = 4_000_000;
 
 const NONE: ReadonlySet<string> = new Set();
-
-const normalized = (text: string) => text.replace(/\s+/g, ' ').trim();
 
 /** An element whose whole text is one child element's: its text is that child's, read there. */
 function isWrapper(element: Element): boolean {
@@ -38,7 +37,7 @@ export function removeDuplicateBlocks(root: Element, repeatable: ReadonlySet<str
       if (isWrapper(element)) return true;
       const raw = element.textContent ?? '';
       budget -= raw.length;
-      const text = normalized(raw);
+      const text = squish(raw);
       if (text.length < MIN_CHARS) return false; // nothing under it is long enough either
       const first = seen.get(text);
       if (first && !first.contains(element)) {

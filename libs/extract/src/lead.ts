@@ -1,6 +1,7 @@
 import { classAndId } from './signals';
 import { type TextStats, wordsOf } from './text-stats';
 import { childElements, walkElements } from './walk';
+import { squish } from './text';
 
 /**
  * An article's lead (standfirst, intro, teaser, subtitle) often stands between its headline and
@@ -68,7 +69,7 @@ function isCard(element: Element): boolean {
   );
 }
 
-const collapsed = (text: string | null) => (text ?? '').replace(/\s+/g, ' ').trim().toLowerCase();
+const collapsed = (text: string | null) => squish(text).toLowerCase();
 
 /**
  * The lead under `body` that follows its first h1 closely, when `content` does not hold its text:

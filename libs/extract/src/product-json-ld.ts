@@ -1,5 +1,6 @@
 import { type JsonLdNode, typesOf } from './json-ld';
 import { wordsOf } from './text-stats';
+import { squish } from './text';
 
 /** Below this many visible characters a product page's content is thin: its text is drawn by scripts. */
 export const THIN_PRODUCT_CHARS = 200;
@@ -18,7 +19,7 @@ function paragraphsOf(description: string, document: Document): string[] {
   holder.innerHTML = description.slice(0, MAX_DESCRIPTION_CHARS).replace(/<br\s*\/?>|<\/p>/gi, '\n');
   return (holder.textContent ?? '')
     .split(/\n+/)
-    .map((line) => line.replace(/\s+/g, ' ').trim())
+    .map((line) => squish(line))
     .filter(Boolean);
 }
 

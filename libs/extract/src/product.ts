@@ -3,6 +3,7 @@ import { classAndId, names } from './signals';
 import { planPrune } from './structural';
 import { LiveStats, measure, type TextStats, wordsOf } from './text-stats';
 import { childElements, walkElements } from './walk';
+import { squish } from './text';
 
 /** Headings that introduce other products, what others said or the shop's terms, not the page's own product. */
 const ELSEWHERE_HEADING =
@@ -32,7 +33,7 @@ const MAX_TITLES = 20;
 /** A product's name and a page's <title> are a line; longer text is read no further. */
 const MAX_TITLE_CHARS = 1000;
 
-const readAs = (text: string | null | undefined) => (text ?? '').replace(/\s+/g, ' ').trim().toLowerCase();
+const readAs = (text: string | null | undefined) => squish(text).toLowerCase();
 
 /**
  * The h1 naming the product: the one the page's <title> holds ("Steel kettle | Shop"), else the
@@ -159,9 +160,7 @@ const MAX_PROSE_LEFT_OUT = 200;
 const MAX_PARAGRAPHS = 500;
 
 const paragraphTexts = (root: Element) =>
-  [...root.querySelectorAll('p')]
-    .slice(0, MAX_PARAGRAPHS)
-    .map((p) => (p.textContent ?? '').replace(/\s+/g, ' ').trim());
+  [...root.querySelectorAll('p')].slice(0, MAX_PARAGRAPHS).map((p) => squish(p.textContent));
 
 /**
  * Whether Readability's article leaves out paragraphs of prose the structural pick holds: on a

@@ -1,4 +1,5 @@
 import { SHOW_ELEMENT, SHOW_TEXT } from './walk';
+import { squish } from './text';
 
 /** Text measured under one element: what the extractor's decisions weigh. */
 export interface TextStats {
@@ -120,8 +121,7 @@ export class LiveStats {
   /** `element`'s text with its whitespace collapsed: the passes test the same short lines in turn. */
   lineText(element: Element): string {
     let text = this.lines.get(element);
-    if (text === undefined)
-      this.lines.set(element, (text = (element.textContent ?? '').replace(/\s+/g, ' ').trim()));
+    if (text === undefined) this.lines.set(element, (text = squish(element.textContent)));
     return text;
   }
 

@@ -1,4 +1,4 @@
-import { rootsOf, walkElements } from '@app/extract';
+import { rootsOf, squish, walkElements } from '@app/extract';
 import { MAX_DEPTH } from './document-bounds';
 
 /** Controls whose collapsed panels are read, 16 panels each at most; the rest stay hidden. */
@@ -54,8 +54,7 @@ const MAX_TITLES = 20;
 /** A title is a line: a longer h1 or <title> is read no further. */
 const MAX_TITLE_CHARS = 1000;
 
-const lineOf = (text: string | null | undefined) =>
-  (text ?? '').slice(0, MAX_TITLE_CHARS).replace(/\s+/g, ' ').trim().toLowerCase();
+const lineOf = (text: string | null | undefined) => squish(text?.slice(0, MAX_TITLE_CHARS)).toLowerCase();
 
 export const isHidden = (element: Element) => {
   const style = (element.getAttribute('style') ?? '').replace(/\s+/g, '').toLowerCase();

@@ -1,6 +1,7 @@
 import { convertToMarkdown, escapeMarkdown } from './markdown-converter';
 import { DEFAULT_RULE, MARKDOWN_RULES } from './markdown-rules';
 import { trimLineEnd } from './plain-text';
+import { squish } from '@app/extract';
 
 /** Most cells a colspan may stand for; a larger value is a broken page, not a wide table. */
 const MAX_COLSPAN = 50;
@@ -275,7 +276,7 @@ function removeUnwantedImages(root: Element): void {
 
 /** A markdown level-1 heading for a page title, escaped so the title reads as text. */
 export function titleHeading(title: string): string {
-  return `# ${escapeMarkdown(title.replace(/\s+/g, ' ').trim())}`;
+  return `# ${escapeMarkdown(squish(title))}`;
 }
 
 /**

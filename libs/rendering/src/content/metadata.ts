@@ -1,8 +1,8 @@
-import { type JsonLdNode as Node, jsonLdNodes, typesOf } from '@app/extract';
+import { type JsonLdNode as Node, jsonLdNodes, squish, typesOf } from '@app/extract';
 import type { DocumentMetadata } from '@app/queue-contracts';
 import { absoluteUrl } from './html-document';
 
-const collapse = (text: string | null | undefined) => text?.replace(/\s+/g, ' ').trim() || null;
+const collapse = (text: string | null | undefined) => squish(text) || null;
 
 /** `meta[attribute="value"]`, with ` i` for a value of any case: the only selectors metaContent reads. */
 const META_SELECTOR = /^meta\[([\w:-]+)="([^"]*)"( i)?\]$/;

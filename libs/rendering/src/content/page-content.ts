@@ -1,4 +1,4 @@
-import { extractMainContent, jsonLdNodes, readPageProfile } from '@app/extract';
+import { extractMainContent, jsonLdNodes, readPageProfile, squish } from '@app/extract';
 import {
   NO_METADATA,
   type DocumentMetadata,
@@ -90,7 +90,7 @@ const MAX_TITLE_CHARS = 1000;
  * (a <title> often has "" where its h1 has “”), lower case: titles compared as read.
  */
 const readAs = (text: string) =>
-  withoutPermalinks(text.replace(LINK, '$1').replace(/\\(.)/g, '$1').replace(/\s+/g, ' ').trim())
+  withoutPermalinks(squish(text.replace(LINK, '$1').replace(/\\(.)/g, '$1')))
     .replace(/[“”„]/g, '"')
     .replace(/[‘’‚]/g, "'")
     .toLowerCase();
@@ -169,7 +169,7 @@ function hostName(url: string | undefined): string | undefined {
  * lecker.de, "News | Liberty University" of liberty.edu).
  */
 function titleLessSite(title: string, site: string | null | undefined, url?: string): string | undefined {
-  const [t, name] = [title, site ?? ''].map((text) => text.replace(/\s+/g, ' ').trim());
+  const [t, name] = [title, site].map((text) => squish(text));
   const [lower, lowerName] = [t.toLowerCase(), name.toLowerCase()];
   if (name && t.length > name.length)
     for (const sep of TITLE_SEPARATORS) {
@@ -223,7 +223,7 @@ export function headlineOf(
   let banner: string | undefined;
   for (const tag of ['h1', 'h2'])
     for (const heading of [...document.querySelectorAll(tag)].slice(0, MAX_HEADLINES)) {
-      const text = withoutPermalinks((heading.textContent ?? '').replace(/\s+/g, ' ').trim());
+      const text = withoutPermalinks(squish(heading.textContent));
       if (asTitle(text, read) !== 'less') continue;
       if (!namesSite(heading, text, site)) return text;
       banner ??= text;

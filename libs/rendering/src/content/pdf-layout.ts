@@ -1,4 +1,5 @@
 import { escapeMarkdown, markdownUrl } from './markdown-converter';
+import { squish } from '@app/extract';
 
 /** One run of text as pdf.js reads it: its baseline's start, its font size and its advance. */
 export interface PdfTextItem {
@@ -65,7 +66,7 @@ function toLines(items: PdfTextItem[]): Line[] {
     line.size = [...line.sizes].reduce((most, next) => (next[1] > most[1] ? next : most))[0];
   }
   return lines
-    .map(({ text, y, size, links }) => ({ text: text.replace(/\s+/g, ' ').trim(), y, size, links }))
+    .map(({ text, y, size, links }) => ({ text: squish(text), y, size, links }))
     .filter((l) => l.text);
 }
 
@@ -79,7 +80,7 @@ function bodySize(pages: Line[][]): number {
 /** Each link's text is marked on the first line of its page that holds it. */
 function placeLinks(lines: Line[], links: PdfLink[]): void {
   for (const { url, text } of links) {
-    const wanted = text.replace(/\s+/g, ' ').trim();
+    const wanted = squish(text);
     if (!wanted) continue;
     for (const line of lines) {
       const start = line.text.indexOf(wanted);
