@@ -44,15 +44,32 @@ export function childProcesses(parent: number, command: RegExp): number[] {
   });
 }
 
-/** The fields of /proc/<pid>/stat after the command name: field n of stat(5) is at n - 3. */
-function statFields(pid: number | string): string[] {
-  return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-}
+/** The fields of a /proc stat file after the command name: field n of stat(5) is at n - 3. */
+const fieldsAt = (path: string): string[] => readFileSync(path, 'utf8').split(') ')[1].split(' ');
+
+const statFields = (pid: number | string): string[] => fieldsAt(`/proc/${pid}/stat`);
 
 /** A process's own user + system CPU (utime and stime), in 10 ms ticks. */
 const ownTicksOf = (stat: string[]) => Number(stat[11]) + Number(stat[12]);
 
 export const ownTicks = (pid: number): number => ownTicksOf(statFields(pid));
+
+/**
+ * A process's CPU in ticks by thread name (Node's MainThread, its WorkerThreads, V8's V8Worker
+ * helpers, libuv's threads); a thread that has ended is no longer counted.
+ */
+export function threadTicks(pid: number): Map<string, number> {
+  const byName = new Map<string, number>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const name = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
+      byName.set(name, (byName.get(name) ?? 0) + ownTicksOf(fieldsAt(`/proc/${pid}/task/${tid}/stat`)));
+    } catch {
+      // The thread ended while we looked.
+    }
+  }
+  return byName;
+}
 
 function kib(file: string, field: string): number {
   const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(file, 'utf8'));

@@ -1,5 +1,5 @@
 // `npm run bench:render-profile`: where CPU a page goes, by process kind (the API, the worker's
-// Node, Chromium's browser, renderer, GPU and network processes, redis-server, MariaDB), for the
+// Node and its threads, Chromium's browser, renderer, GPU and network processes, redis-server, MariaDB), for the
 // service rendering one async batch (with its Redis commands and MariaDB statements a page), or
 // (--bare) for bench:render's bare loop. Figures in
 // docs/benchmarks.md, "Render profile".
@@ -18,7 +18,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { startFixtureSite, type FixtureSite } from '../test/fixtures/site/fixture-site';
-import { ownTicks, processRssMiB, processTree, sample } from './process-tree';
+import { ownTicks, processRssMiB, processTree, sample, threadTicks } from './process-tree';
 import { runContender } from './render-contenders';
 import { renderedArticle, spaUrl } from './render-pages';
 import { JobStats } from '@app/jobs';
@@ -44,7 +44,20 @@ function kindOf(pid: number, roots: Record<string, number>): string {
 /** Each process's own CPU from its first sample to its last, grouped by kind. */
 function startProfile(roots: Record<string, number>) {
   const seen = new Map<number, { kind: string; first: number; last: number }>();
+  // Node's own processes also by thread (its main loop, the content threads, V8's helpers), from
+  // their first reading to their last (the bare loop has ended when it is stopped).
+  const nodes = Object.entries(roots).filter(([kind]) => kind.endsWith('(Node)'));
+  const threads = new Map<string, { first: Map<string, number>; last: Map<string, number> }>();
   const take = (initial: boolean) => {
+    for (const [kind, pid] of nodes) {
+      try {
+        const now = threadTicks(pid);
+        if (initial) threads.set(kind, { first: now, last: now });
+        else threads.get(kind)!.last = now;
+      } catch {
+        // The process ended while we looked.
+      }
+    }
     for (const pid of Object.values(roots).flatMap(processTree)) {
       try {
         const ticks = ownTicks(pid);
@@ -77,6 +90,13 @@ function startProfile(roots: Record<string, number>) {
             `  ${kind.padEnd(44)} ${(e.ms / pages).toFixed(1).padStart(6)} ms/page (${e.processes} processes)`,
         ),
         `  ${'all but mysqld'.padEnd(44)} ${(all / pages).toFixed(1).padStart(6)} ms/page`,
+        ...[...threads].map(([kind, { first, last }]) => {
+          const byName = [...last]
+            .map(([name, ticks]): [string, number] => [name, (ticks - (first.get(name) ?? 0)) * 10])
+            .filter(([, ms]) => ms > 0)
+            .sort((a, b) => b[1] - a[1]);
+          return `  ${kind} by thread: ${byName.map(([name, ms]) => `${name} ${(ms / pages).toFixed(1)}`).join(', ')} ms/page`;
+        }),
       ].join('\n');
     },
   };
