@@ -1,6 +1,6 @@
 import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
-import { readabilityArticle } from './readability-candidate';
+import { ArticlePicker, readabilityArticle } from './readability-candidate';
 
 const paragraph = (n: number) =>
   `<p>Paragraph ${n} of the story, long enough for Readability to weigh it as the article's text, ` +
@@ -35,5 +35,17 @@ describe('readabilityArticle', () => {
     expect(ours?.textContent).not.toContain('Hidden by its attribute');
     expect(ours?.querySelector('img.mwe-math-fallback-image')).not.toBeNull();
     expect(ours?.querySelector('button, input')).toBeNull();
+  });
+
+  it('finds the elements Readability made in upper case ("DIV") by their tag, as its own query does', () => {
+    const { document } = parseHTML(page);
+    const picker = new ArticlePicker(document, {});
+    const made = document.createElement('DIV');
+    const body = document.querySelector('.article-body')!;
+    body.append(made);
+    made.append(document.createElement('P'));
+    for (const tags of [['div'], ['p'], ['div', 'p']])
+      expect(picker._getAllNodesWithTag(body, tags)).toEqual([...body.querySelectorAll(tags.join(','))]);
+    expect(picker._getAllNodesWithTag(body, ['div'])).toContain(made);
   });
 });

@@ -19,20 +19,43 @@ export function readabilityCanAfford({ elements, depth, treeWeight }: DocumentSt
   return elements <= MAX_ELEMENTS && treeWeight <= MAX_TREE_WEIGHT && depth <= MAX_DEPTH;
 }
 
+/** Readability's own methods the overrides below call (its types leave them out). */
+const readability = Readability.prototype as unknown as {
+  _grabArticle(this: Readability<Element>, page?: Element): Element | null;
+  _postProcessContent(this: Readability<Element>, article: Element): void;
+};
+
 /**
  * Readability, picking as it does at less cost on linkedom's DOM (each override gives the same
  * markdown on all 2,615 corpus pages): no pass making the article's links and media absolute (the
  * document's were made so before, `javascript:` links dropped: the pass resolved each again); its
  * tag lists read off the list of nodes (linkedom compiled a selector for each); its visibility test
  * reading an element's style only where it has one (linkedom parses a declaration at each read);
- * its byline test reading a node's text only when the node is named a byline (it read every node's).
+ * its byline test reading a node's text only when the node is named a byline (it read every node's);
+ * no serializing of the article for a log line it does not print.
  */
-class ArticlePicker extends Readability<Element> {
+export class ArticlePicker extends Readability<Element> {
   declare readonly REGEXPS: { byline: RegExp };
 
   _fixRelativeUris(): void {}
 
+  _grabArticle(page?: Element): Element | null {
+    const article = readability._grabArticle.call(this, page);
+    // parse() logs "Grabbed: " + its innerHTML next, built whether logging is on or not (a
+    // sixtieth of a static page's content work): hidden for that line.
+    if (article) Object.defineProperty(article, 'innerHTML', { value: '', configurable: true });
+    return article;
+  }
+
+  _postProcessContent(article: Element): void {
+    delete (article as { innerHTML?: string }).innerHTML;
+    readability._postProcessContent.call(this, article);
+  }
+
   _getAllNodesWithTag(node: Document | Element, tags: string[]): Element[] {
+    // One tag, nearly every call: linkedom's own walk of its list of nodes, by the upper-case name
+    // (an HTML document's elements match it in any case: Readability makes "DIV"s).
+    if (tags.length === 1) return node.getElementsByTagName(tags[0].toUpperCase()) as unknown as Element[];
     const wanted = new Set(tags.flatMap((tag) => [tag.toUpperCase(), tag]));
     return elementsIn([...node.children]).filter((element) => wanted.has(element.tagName));
   }

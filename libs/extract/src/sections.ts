@@ -1,5 +1,4 @@
 import type { LiveStats } from './text-stats';
-import { childElements, walkElements } from './walk';
 
 /**
  * Sections opened by a label: what a heading or a short line names (other products, related
@@ -186,25 +185,21 @@ const MAX_TAIL_SHARE = 0.25;
 function findLines(live: LiveStats, label: RegExp, maxChars = MAX_LABEL_CHARS): Element[] {
   const stats = live.current();
   const labels: Element[] = [];
-  walkElements(
-    childElements(live.content),
-    (element) => {
-      if (labels.length >= MAX_LABELS) return false;
-      const { chars = 0, elements = 0 } = stats.get(element) ?? {};
-      if (
-        chars > 0 &&
-        chars <= maxChars &&
-        elements <= MAX_LABEL_ELEMENTS &&
-        // Collapsed first: a line of 80 visible characters may hold megabytes of whitespace.
-        label.test(live.lineText(element))
-      ) {
-        labels.push(element);
-        return false;
-      }
-      return true;
-    },
-    true,
-  );
+  live.walk((element) => {
+    if (labels.length >= MAX_LABELS) return false;
+    const { chars = 0, elements = 0 } = stats.get(element) ?? {};
+    if (
+      chars > 0 &&
+      chars <= maxChars &&
+      elements <= MAX_LABEL_ELEMENTS &&
+      // Collapsed first: a line of 80 visible characters may hold megabytes of whitespace.
+      label.test(live.lineText(element))
+    ) {
+      labels.push(element);
+      return false;
+    }
+    return true;
+  });
   return labels;
 }
 

@@ -1,5 +1,6 @@
 import { parseHTML } from 'linkedom';
 import { LiveStats, measure } from './text-stats';
+import { childElements, walkElements } from './walk';
 
 const body = (html: string) => parseHTML(`<!doctype html><html><body>${html}</body></html>`).document.body;
 
@@ -47,5 +48,36 @@ describe('LiveStats', () => {
     live.remove(root.querySelector('#inner')!);
     expect(live.lineText(kept)).toBe('Kept text');
     expect(live.lineText(box)).toBe('changed behind its back');
+  });
+
+  it('walks as walkElements does, into an element only when told to, and sees what was removed', () => {
+    const root = body(page);
+    const live = new LiveStats(root);
+    const ids = (skip: string[]) => {
+      const seen: string[] = [];
+      live.walk((element) => {
+        seen.push(element.id);
+        return !skip.includes(element.id);
+      });
+      return seen;
+    };
+    const walked = (skip: string[]) => {
+      const seen: string[] = [];
+      walkElements(
+        childElements(root),
+        (element) => {
+          seen.push(element.id);
+          return !skip.includes(element.id);
+        },
+        true,
+      );
+      return seen;
+    };
+    expect(ids([])).toEqual(['list', 'one', 'link', 'bold', 'two', 'short', 'box', 'inner', 'deep', 'kept']);
+    expect(ids(['one', 'box'])).toEqual(walked(['one', 'box']));
+    expect(ids(['list'])).toEqual(['list']);
+    live.remove(root.querySelector('#two')!);
+    live.remove(root.querySelector('#deep')!);
+    expect(ids([])).toEqual(['list', 'one', 'link', 'bold', 'box', 'inner', 'kept']);
   });
 });

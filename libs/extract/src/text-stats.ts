@@ -86,6 +86,29 @@ export function measure(root: Element): DocumentStats {
   return { of, elements: of.get(root)!.elements, depth, treeWeight };
 }
 
+/** Elements in document order, and for each the index past its last descendant. */
+interface ElementOrder {
+  elements: Element[];
+  ends: number[];
+}
+
+/** The elements below `root` in document order (a TreeWalker's list), each with its subtree's end. */
+function elementOrder(root: Element): ElementOrder {
+  const elements: Element[] = [];
+  const ends: number[] = [];
+  // The indices of the elements open at the current one, outermost first.
+  const open: number[] = [];
+  const walker = root.ownerDocument.createTreeWalker(root, SHOW_ELEMENT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    while (open.length && node.parentNode !== elements[open[open.length - 1]])
+      ends[open.pop()!] = elements.length;
+    open.push(elements.length);
+    elements.push(node as Element);
+  }
+  while (open.length) ends[open.pop()!] = elements.length;
+  return { elements, ends };
+}
+
 /**
  * The text stats under `content` as a fresh measure would give them while a run of passes removes
  * blocks from it: one measure for the run (each pass measured the content again). A pass reads them
@@ -97,6 +120,8 @@ export class LiveStats {
   private pending: [Element, Element][] = [];
   /** Elements' text as lines read it, kept until something under them goes. */
   private readonly lines = new Map<Element, string>();
+  /** The content's elements in document order, kept until something goes (elementOrder). */
+  private order?: ElementOrder;
 
   /** `stats`: `content`'s measure, when the caller has one of it as it stands. */
   constructor(
@@ -125,10 +150,21 @@ export class LiveStats {
     return text;
   }
 
+  /**
+   * Visits the elements below the content in document order, into an element only when `visit`
+   * says so (walkElements' order): the passes walk the same content in turn, so its elements are
+   * listed once, until something goes.
+   */
+  walk(visit: (element: Element) => boolean): void {
+    const { elements, ends } = (this.order ??= elementOrder(this.content));
+    for (let i = 0; i < elements.length;) i = visit(elements[i]) ? i + 1 : ends[i];
+  }
+
   /** Removes `element` from the document. */
   remove(element: Element): void {
     const parent = element.parentElement;
     if (!parent) return;
+    this.order = undefined;
     this.pending.push([element, parent]);
     for (let at: Element | null = parent; at; at = at === this.content ? null : at.parentElement)
       this.lines.delete(at);
