@@ -53,11 +53,14 @@ export class ArticlePicker extends Readability<Element> {
   }
 
   _getAllNodesWithTag(node: Document | Element, tags: string[]): Element[] {
-    // One tag, nearly every call: linkedom's own walk of its list of nodes, by the upper-case name
-    // (an HTML document's elements match it in any case: Readability makes "DIV"s).
-    if (tags.length === 1) return node.getElementsByTagName(tags[0].toUpperCase()) as unknown as Element[];
+    // By the name each element keeps once read (parser-patches): upper case, whatever case
+    // Readability made its own in ("DIV", "p"), but an <svg>'s as written.
+    if (tags.length === 1) {
+      const [tag, name] = [tags[0], tags[0].toUpperCase()];
+      return elementsIn([...node.children], ({ tagName }) => tagName === name || tagName === tag);
+    }
     const wanted = new Set(tags.flatMap((tag) => [tag.toUpperCase(), tag]));
-    return elementsIn([...node.children]).filter((element) => wanted.has(element.tagName));
+    return elementsIn([...node.children], (element) => wanted.has(element.tagName));
   }
 
   _isValidByline(node: Element, matchString: string): boolean {

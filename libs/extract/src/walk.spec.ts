@@ -58,4 +58,10 @@ describe('elementsIn', () => {
       'b',
     ]);
   });
+
+  it('lists only those it is told to keep, when told', () => {
+    const root = body('<div id="a">x<p id="a1"></p><p id="a2"><b id="a2b">y</b></p></div><p id="b"></p>');
+    const paragraphs = elementsIn(childElements(root), (element) => element.tagName === 'P');
+    expect(paragraphs.map((element) => element.id)).toEqual(['a1', 'a2', 'b']);
+  });
 });

@@ -26,15 +26,18 @@ export const SHOW_ELEMENT = 0x1;
 export const SHOW_TEXT = 0x4;
 
 /**
- * `roots` and every element below them, in document order: a TreeWalker reads them off linkedom's
- * list of nodes, at less cost than a walk reading each element's children through its getters.
+ * `roots` and every element below them, in document order, those `keep` accepts when given: a
+ * TreeWalker reads them off linkedom's list of nodes, at less cost than a walk reading each
+ * element's children through its getters.
  */
-export function elementsIn(roots: Element[]): Element[] {
+export function elementsIn(roots: Element[], keep: (element: Element) => boolean = () => true): Element[] {
   const found: Element[] = [];
   for (const root of roots) {
-    found.push(root);
+    if (keep(root)) found.push(root);
+    if (!root.firstElementChild) continue;
     const walker = root.ownerDocument.createTreeWalker(root, SHOW_ELEMENT);
-    for (let next = walker.nextNode(); next; next = walker.nextNode()) found.push(next as Element);
+    for (let next = walker.nextNode(); next; next = walker.nextNode())
+      if (keep(next as Element)) found.push(next as Element);
   }
   return found;
 }
