@@ -1,4 +1,4 @@
-import { SHOW_ELEMENT, SHOW_TEXT } from './walk';
+import { endOf, nextInList } from './walk';
 import { squish } from './text';
 
 /** Text measured under one element: what the extractor's decisions weigh. */
@@ -37,8 +37,8 @@ function visibleChars(text: string): number {
 }
 
 /**
- * The text stats of every element under `root`, in one pass over its nodes in document order (a
- * TreeWalker's list: reading each element's children through linkedom's getters cost more),
+ * The text stats of every element under `root`, in one pass over its nodes in document order (along
+ * linkedom's list of nodes: reading each element's children through its getters cost more),
  * without recursion, so a 512-deep tree costs no stack and a page costs time linear in its nodes.
  */
 export function measure(root: Element): DocumentStats {
@@ -69,8 +69,8 @@ export function measure(root: Element): DocumentStats {
     parent.elements += stats.elements;
   };
   enter(root, { chars: 0, linkChars: 0, elements: 1 });
-  const walker = root.ownerDocument.createTreeWalker(root, SHOW_ELEMENT | SHOW_TEXT);
-  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+  for (let node = nextInList(root), end = endOf(root); node && node !== end; node = nextInList(node)) {
+    if (node.nodeType !== 1 && node.nodeType !== 3) continue;
     // The root stays open whatever a node's parent says: a node whose parent is not open (a tree
     // linkedom built oddly) counts under the root instead of closing past it without end.
     while (open.length > 1 && node.parentNode !== open[open.length - 1]) close();
@@ -92,14 +92,14 @@ interface ElementOrder {
   ends: number[];
 }
 
-/** The elements below `root` in document order (a TreeWalker's list), each with its subtree's end. */
+/** The elements below `root` in document order (along linkedom's list), each with its subtree's end. */
 function elementOrder(root: Element): ElementOrder {
   const elements: Element[] = [];
   const ends: number[] = [];
   // The indices of the elements open at the current one, outermost first.
   const open: number[] = [];
-  const walker = root.ownerDocument.createTreeWalker(root, SHOW_ELEMENT);
-  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+  for (let node = nextInList(root), end = endOf(root); node && node !== end; node = nextInList(node)) {
+    if (node.nodeType !== 1) continue;
     while (open.length && node.parentNode !== elements[open[open.length - 1]])
       ends[open.pop()!] = elements.length;
     open.push(elements.length);

@@ -1,3 +1,5 @@
+import { dirname, join } from 'node:path';
+
 /**
  * Visits the elements below `roots` top-down, the extractor's one walk: without recursion (a page
  * may nest thousands deep), and into an element only when `visit` says so, so what a pass removed
@@ -21,23 +23,35 @@ export function walkElements(
   }
 }
 
-/** NodeFilter's masks (Node has no NodeFilter global). */
-export const SHOW_ELEMENT = 0x1;
-export const SHOW_TEXT = 0x4;
+/**
+ * linkedom keeps a document's nodes (attributes and each element's end mark among them) in one list
+ * in document order, each node linked to the next and each element to its end mark: a walk along
+ * the list reads a subtree without allocating, where a TreeWalker first copied its nodes into an
+ * array. Its CommonJS build, which this project loads, names the links with these symbols.
+ */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { NEXT, END } = require(join(dirname(require.resolve('linkedom')), 'shared', 'symbols.js')) as {
+  NEXT: symbol;
+  END: symbol;
+};
+type Linked = Record<symbol, Node | null>;
+
+/** The node after `node` in linkedom's list: its first attribute or child, or what follows it. */
+export const nextInList = (node: Node): Node | null => (node as unknown as Linked)[NEXT];
+
+/** Where `root`'s subtree ends in linkedom's list: its end mark. */
+export const endOf = (root: Node): Node | null => (root as unknown as Linked)[END];
 
 /**
- * `roots` and every element below them, in document order, those `keep` accepts when given: a
- * TreeWalker reads them off linkedom's list of nodes, at less cost than a walk reading each
- * element's children through its getters.
+ * `roots` and every element below them, in document order, those `keep` accepts when given, read
+ * along linkedom's list of nodes.
  */
 export function elementsIn(roots: Element[], keep: (element: Element) => boolean = () => true): Element[] {
   const found: Element[] = [];
   for (const root of roots) {
     if (keep(root)) found.push(root);
-    if (!root.firstElementChild) continue;
-    const walker = root.ownerDocument.createTreeWalker(root, SHOW_ELEMENT);
-    for (let next = walker.nextNode(); next; next = walker.nextNode())
-      if (keep(next as Element)) found.push(next as Element);
+    for (let node = nextInList(root), end = endOf(root); node && node !== end; node = nextInList(node))
+      if (node.nodeType === 1 && keep(node as Element)) found.push(node as Element);
   }
   return found;
 }
