@@ -129,4 +129,21 @@ describe('job lifecycle and the quota give-back (real MySQL)', () => {
     expect(stored?.error?.code).toBe('TOO_LARGE');
     expect(stored?.raw_html).toBeUndefined();
   });
+
+  it('cancels a job whose row another transaction deadlocks it on, trying again', async () => {
+    const jobId = await crawl(owner());
+    await lifecycle.markRunning(jobId);
+    // A reader of the job's row that then writes it, with the cancel waiting between: InnoDB
+    // breaks the deadlock by rolling back the lighter statement, the cancel.
+    const other = db.createQueryRunner();
+    await other.startTransaction();
+    await other.query('SELECT id FROM jobs WHERE id = ? LOCK IN SHARE MODE', [jobId]);
+    const cancelled = lifecycle.cancel(jobId);
+    await new Promise((r) => setTimeout(r, 300));
+    await other.query('UPDATE jobs SET total = total WHERE id = ?', [jobId]).catch(() => undefined);
+    await other.commitTransaction().catch(() => undefined);
+    await other.release();
+    await expect(cancelled).resolves.toBe(true);
+    expect(await lifecycle.cancelled(jobId)).toBe(true);
+  });
 });

@@ -7,6 +7,24 @@ interface Affected {
   affectedRows: number;
 }
 
+/** Runs of a statement InnoDB rolled back to break a deadlock. */
+const DEADLOCK_TRIES = 3;
+
+/**
+ * `statement` run again when InnoDB chose it to break a deadlock (a transaction that read the row
+ * and then writes it, with this one waiting between): one statement, rolled back whole, may simply
+ * run again.
+ */
+async function againOnDeadlock<T>(statement: () => Promise<T>): Promise<T> {
+  for (let tries = 1; ; tries++) {
+    try {
+      return await statement();
+    } catch (err) {
+      if ((err as { code?: string }).code !== 'ER_LOCK_DEADLOCK' || tries >= DEADLOCK_TRIES) throw err;
+    }
+  }
+}
+
 /**
  * A job's own state: queued -> running -> completed or failed, or cancelled from either. Each move
  * is one conditional UPDATE, so it happens once whatever the number of workers racing; whoever
@@ -56,9 +74,11 @@ export class JobLifecycle {
    * the one call that cancelled it.
    */
   async cancel(jobId: string): Promise<boolean> {
-    const res = await this.db.query<Affected>(
-      `UPDATE jobs SET status = 'cancelled', finished_at = ? WHERE id = ? AND status IN ('queued', 'running')`,
-      [new Date(), jobId],
+    const res = await againOnDeadlock(() =>
+      this.db.query<Affected>(
+        `UPDATE jobs SET status = 'cancelled', finished_at = ? WHERE id = ? AND status IN ('queued', 'running')`,
+        [new Date(), jobId],
+      ),
     );
     if (res.affectedRows !== 1) return false;
     await this.quota.giveBack(jobId, { holdRunning: true });
