@@ -55,10 +55,6 @@ export class ArticlePicker extends Readability<Element> {
   _getAllNodesWithTag(node: Document | Element, tags: string[]): Element[] {
     // By the name each element keeps once read (parser-patches): upper case, whatever case
     // Readability made its own in ("DIV", "p"), but an <svg>'s as written.
-    if (tags.length === 1) {
-      const [tag, name] = [tags[0], tags[0].toUpperCase()];
-      return elementsIn([...node.children], ({ tagName }) => tagName === name || tagName === tag);
-    }
     const wanted = new Set(tags.flatMap((tag) => [tag.toUpperCase(), tag]));
     return elementsIn([...node.children], (element) => wanted.has(element.tagName));
   }
