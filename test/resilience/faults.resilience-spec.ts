@@ -96,8 +96,8 @@ describe('faults', () => {
       held = await runningPages(db, id);
     }
     expect(killedAt[killedAt.length - 1]).toBeLessThan(urls.length);
-    await workers.start();
-    const { rows } = await expectEveryPageOnce(api, account.liveKey, id, urls);
+    const last = await workers.start();
+    const { rows } = await everyPageOnce(id, urls, last);
     recordFault({
       fault: `worker kill -9 ×${WORKER_KILLS}`,
       workload: `batch of ${urls.length} pages (render auto)`,
@@ -170,7 +170,7 @@ describe('faults', () => {
     });
   }, 600_000);
 
-  it('work lost again after the pass that follows a flush: the watch after a reset gives it back', async () => {
+  it('work lost again after the pass that follows a flush: the look for jobs with no work queued gives it back', async () => {
     const urls = Array.from({ length: 300 }, (_, i) => `${site.origin}/slow?ms=20&again=${i}`);
     const worker = await workers.start({ LOG_LEVEL: 'info' });
     const id = await submitBatch(urls);
@@ -181,7 +181,7 @@ describe('faults', () => {
     await reconcilerPassAfterReset(worker);
     const lost = await dropRenderQueue(redis.url);
     const atLoss = await finished(id);
-    // RECONCILER_STALL_S (600) is past the wait: only the watch after a reset can end the job.
+    // RECONCILER_STALL_S (600) is past the wait: only the look for a job's queued work can end it.
     const { rows } = await everyPageOnce(id, urls, worker);
     recordFault({
       fault: "Redis FLUSHALL, then the render queue's keys deleted after the reconciler's pass",
@@ -191,9 +191,10 @@ describe('faults', () => {
     });
   }, 600_000);
 
-  it("render queue's entries lost while Redis keeps the rest: the stall check gives them back", async () => {
+  it("render queue's entries lost while Redis keeps the rest: the look for a job's queued work gives them back", async () => {
     const urls = Array.from({ length: 300 }, (_, i) => `${site.origin}/slow?ms=20&lost=${i}`);
-    const worker = await workers.start({ RECONCILER_STALL_S: '3' });
+    // At the defaults: RECONCILER_STALL_S (600) is past the wait.
+    const worker = await workers.start();
     const id = await submitBatch(urls);
     await waitForFinished(id, 50);
     const lost = await dropRenderQueue(redis.url);
@@ -202,7 +203,7 @@ describe('faults', () => {
     const { rows } = await everyPageOnce(id, urls, worker);
     recordFault({
       fault: "render queue's keys deleted (not the reconciler's marker)",
-      workload: `batch of ${urls.length} pages, RECONCILER_STALL_S=3`,
+      workload: `batch of ${urls.length} pages`,
       before: `${urls.length} accepted; ${atLoss} finished when ${lost} keys went`,
       after: `${rows.rows} page rows, ${rows.distinct} distinct, ${rows.succeeded} succeeded`,
     });

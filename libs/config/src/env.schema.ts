@@ -256,7 +256,7 @@ export class WorkerEnv extends withPdfEnv(SharedEnv) {
   HOST_CONCURRENCY = 8;
 
   @Doc(
-    'seconds a running job may go without a page finishing before the reconciler gives its unfinished pages their queue entries back (one still queued is not doubled)',
+    'seconds a running job with work still queued may go without a page finishing before the reconciler gives its unfinished pages their queue entries back (one still queued is not doubled); a job with none of its work queued gets them after 10 s',
   )
   @Transform(toInt)
   @Min(1)

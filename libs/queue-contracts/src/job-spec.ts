@@ -13,7 +13,11 @@ export interface QueueJobOptions {
 /** How the jobs of one name are queued: their options, and the id that makes adding them idempotent. */
 export interface JobSpec<Data> {
   options: QueueJobOptions;
-  /** A queue ignores a second add under an id it holds: one id per unit of work. */
+  /**
+   * A queue ignores a second add under an id it holds: one id per unit of work. The work of a MySQL
+   * job has ids that start with the job's id and ':', so the reconciler can tell a job with no
+   * work queued (JobProducer.withWork).
+   */
   id(data: Data): string;
 }
 

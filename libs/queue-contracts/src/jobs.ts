@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { CRAWL_JOBS, CRAWL_QUEUE, type CrawlJob } from './crawl-queue';
 import type { JobSpec, QueueJobOptions } from './job-spec';
 import { RENDER_JOBS, RENDER_QUEUE, type RenderJob } from './render-queue';
@@ -32,10 +33,11 @@ export function jobOptions(name: JobName): QueueJobOptions {
 
 /**
  * The queue id of a job: the one place ids are made. A job handing its own work back while it
- * still runs under its id (`again`) takes a fresh one, the time appended, or the queue would
- * ignore the add.
+ * still runs under its id (`again`) takes a fresh one, or the queue would ignore the add. Random,
+ * not the time: two runs of the same chunk (one a lost worker's, run again after its stall) can
+ * hand back in the same millisecond, and one of the two adds would be dropped.
  */
 export function jobIdOf<N extends JobName>(name: N, data: JobData<N>, again = false): string {
   const id = (SPECS[name] as JobSpec<JobData<N>>).id(data);
-  return again ? `${id}:${Date.now()}` : id;
+  return again ? `${id}:${randomUUID()}` : id;
 }

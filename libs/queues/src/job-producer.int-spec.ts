@@ -33,6 +33,19 @@ describe('JobProducer', () => {
     expect(await queues.adapter.counts('crawl')).toMatchObject({ waiting: 1, delayed: 1 });
   });
 
+  it('queues each hand-back of the same work, even two in the same millisecond', async () => {
+    const data = { jobId: 'j', fromIdx: 5, toIdx: 10 };
+    // One clock reading for both: a lost worker's chunk run again and its own hand-back can meet so.
+    const now = jest.spyOn(Date, 'now').mockReturnValue(Date.now());
+    try {
+      await producer.add('pages', data, { delay: 60_000, again: true });
+      await producer.add('pages', { ...data, piece: true }, { delay: 60_000, again: true });
+    } finally {
+      now.mockRestore();
+    }
+    expect(await queues.adapter.counts('render')).toMatchObject({ delayed: 2 });
+  });
+
   it('runs a delayed delivery now, and says when there is none to run', async () => {
     const next = { deliveryId: 'd', attemptNo: 2 };
     expect(await producer.runNow('deliver', next)).toBe(false);

@@ -55,6 +55,11 @@ export class JobProducer {
     );
   }
 
+  /** Of these jobs (MySQL's), those with work in the queue: waiting, delayed or running. */
+  withWork(queue: QueueName, jobIds: string[]): Promise<Set<string>> {
+    return this.adapter.ownersWithWork(queue, jobIds);
+  }
+
   /** The job of this payload runs now if it waits for its time; false when the queue holds none. */
   runNow<N extends JobName>(name: N, data: JobData<N>): Promise<boolean> {
     return this.adapter.promote(QUEUE_OF[name], jobIdOf(name, data));

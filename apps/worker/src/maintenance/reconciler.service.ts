@@ -12,25 +12,24 @@ const CHECK_EVERY_MS = 5_000;
 /** A job still `queued` this long after creation lost its queue entry (or never got one). */
 const QUEUED_GRACE_MS = 60_000;
 /**
- * For this long after this process found Redis reset, a running job stalls after
- * AFTER_RESET_STALL_MS without a page finished instead of RECONCILER_STALL_S. Runs that started
- * before the loss have no queue job left: if one ends short (it fails, its worker dies), Bull can
- * neither retry it nor see it stall, and the pass at the loss ran while it still looked alive.
+ * A running job that has finished no page for this long is looked for in its queue: if the queue
+ * holds none of its work, the work was lost (a chain of chunks cut, a run that Redis forgot ending
+ * short) and gets its entries back now, not after RECONCILER_STALL_S. One look is enough (a run
+ * queues what follows it before its own queue job ends); the wait only spares Redis the look for
+ * jobs that are making progress.
  */
-const RESET_WATCH_MS = 10 * 60_000;
-const AFTER_RESET_STALL_MS = 60_000;
+const QUIET_MS = 2 * CHECK_EVERY_MS;
 
 /**
  * MySQL is the record; Redis may lose everything at any time (it holds only queues, leases and
- * crawl frontiers, all rebuilt from MySQL). A marker key tells
- * when it did: then every job not yet ended gets its queue entries back from its page rows (a
- * crawl's frontier too, rebuilt by CrawlFrontier when next used). Jobs
- * that stay `queued` past a grace period are re-queued too. Queue entries have fixed ids, so one
- * still queued or running is not doubled; one that ended, that Bull left hollow when Redis lost
- * it under a worker, or that no list holds any more, is replaced (JobProducer.restore). A running job with no page finished for
- * RECONCILER_STALL_S gets the same, whatever lost its entries (a chunk that ran out of tries while
- * MySQL was away, a queue emptied by hand or evicted); for a while after a reset the wait is
- * shorter (RESET_WATCH_MS). A job whose entries cannot be given back does not hold up the rest.
+ * crawl frontiers, all rebuilt from MySQL). A marker key tells when it did: then every job not yet
+ * ended gets its queue entries back from its page rows (a crawl's frontier too, rebuilt by
+ * CrawlFrontier when next used). Jobs that stay `queued` past a grace period are re-queued too.
+ * Queue entries have fixed ids, so one still queued or running is not doubled; one that ended, that
+ * Bull left hollow when Redis lost it under a worker, or that no list holds any more, is replaced
+ * (JobProducer.restore). A running job gets the same when its queue holds none of its work (found
+ * within QUIET_MS of its last page), or when it has finished no page for RECONCILER_STALL_S
+ * whatever its queue holds. A job whose entries cannot be given back does not hold up the rest.
  */
 @Injectable()
 export class Reconciler implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -38,8 +37,6 @@ export class Reconciler implements OnApplicationBootstrap, OnApplicationShutdown
   private loop?: { stop: () => Promise<void> };
   /** Each running job's finished pages when last seen to change, and when (this process's view). */
   private progressSeen = new Map<string, { done: number; at: number }>();
-  /** When this process last found Redis reset (epoch ms). */
-  private resetAt = 0;
 
   constructor(
     private readonly openJobs: OpenJobs,
@@ -63,7 +60,6 @@ export class Reconciler implements OnApplicationBootstrap, OnApplicationShutdown
   async check(): Promise<number> {
     const marker = this.keys.key('reconciler', 'epoch');
     const redisWasReset = (await this.redis.set(marker, new Date().toISOString(), 'NX')) === 'OK';
-    if (redisWasReset) this.resetAt = Date.now();
     let jobs: OpenJob[];
     let failed: OpenJob[];
     try {
@@ -101,19 +97,21 @@ export class Reconciler implements OnApplicationBootstrap, OnApplicationShutdown
     return failed;
   }
 
-  /** Running jobs whose finished pages have not changed for RECONCILER_STALL_S; each is reported once a period. */
+  /**
+   * Running jobs that have lost their work (quiet for QUIET_MS and none of it queued) or that have
+   * finished no page for RECONCILER_STALL_S; each is reported once a period.
+   */
   private async stalled(): Promise<OpenJob[]> {
     const now = Date.now();
-    const stallMs = Math.min(
-      this.env.RECONCILER_STALL_S * 1000,
-      now - this.resetAt < RESET_WATCH_MS ? AFTER_RESET_STALL_MS : Infinity,
-    );
+    const stallMs = this.env.RECONCILER_STALL_S * 1000;
     const seen = new Map<string, { done: number; at: number }>();
     const stalled: OpenJob[] = [];
+    const quiet: OpenJob[] = [];
     for (const job of await this.openJobs.running()) {
       const last = this.progressSeen.get(job.id);
       if (last?.done === job.done && now - last.at < stallMs) {
         seen.set(job.id, last);
+        if (now - last.at >= QUIET_MS) quiet.push(job);
         continue;
       }
       if (last?.done === job.done) stalled.push(job);
@@ -121,7 +119,25 @@ export class Reconciler implements OnApplicationBootstrap, OnApplicationShutdown
     }
     // Jobs that ended since are forgotten.
     this.progressSeen = seen;
-    return stalled;
+    const lost = await this.withoutWork(quiet);
+    for (const job of lost) seen.set(job.id, { done: job.done, at: now });
+    return [...stalled, ...lost];
+  }
+
+  /** Of these jobs, those whose queue (a crawl's or the render queue) holds none of their work. */
+  private async withoutWork(jobs: OpenJob[]): Promise<OpenJob[]> {
+    const [crawls, others] = [jobs.filter((j) => j.type === 'crawl'), jobs.filter((j) => j.type !== 'crawl')];
+    const [crawling, rendering] = await Promise.all([
+      this.producer.withWork(
+        'crawl',
+        crawls.map((j) => j.id),
+      ),
+      this.producer.withWork(
+        'render',
+        others.map((j) => j.id),
+      ),
+    ]);
+    return [...crawls.filter((j) => !crawling.has(j.id)), ...others.filter((j) => !rendering.has(j.id))];
   }
 
   private async requeue(job: OpenJob): Promise<void> {

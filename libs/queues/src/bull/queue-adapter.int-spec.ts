@@ -118,6 +118,35 @@ describe('QueueAdapter (Bull on the real Redis)', () => {
     expect(await redis.exists(jobKey('held:0'))).toBe(1);
   });
 
+  it('tells which jobs have work queued: waiting, delayed or running, not failed, by whole id', async () => {
+    const { adapter } = queues;
+    const once = { options: { ...jobOptions('pages'), attempts: 1 } };
+    await adapter.add('render', pages('failed', 0, once));
+    let release!: () => void;
+    adapter.consume('render', 1, (_name, data) => {
+      const { jobId } = data as { jobId: string };
+      if (jobId === 'failed') return Promise.reject(new Error('fails'));
+      // Only the one running is held: with one slot, the others wait behind it.
+      return jobId === 'running' ? new Promise<void>((done) => (release = done)) : Promise.resolve();
+    });
+    await until(async () => (await adapter.counts('render')).failed === 1);
+    await adapter.add('render', pages('running', 0));
+    await until(async () => (await adapter.counts('render')).active === 1);
+    await adapter.add('render', pages('waiting', 5));
+    await adapter.add(
+      'render',
+      pages('delayed', 10, { id: 'delayed:10:again', options: { ...jobOptions('pages'), delay: 60_000 } }),
+    );
+    const owners = ['failed', 'running', 'waiting', 'delayed', 'wait', 'none'];
+    expect([...(await adapter.ownersWithWork('render', owners))].sort()).toEqual([
+      'delayed',
+      'running',
+      'waiting',
+    ]);
+    expect(await adapter.ownersWithWork('render', [])).toEqual(new Set());
+    release();
+  });
+
   it("keeps the wait list where the deployment's autoscaler reads its length", async () => {
     const { adapter, redisPrefix } = queues;
     await adapter.addMany('render', [pages('c', 0), pages('c', 10), pages('c', 20)]);

@@ -73,6 +73,27 @@ end
 return found
 `;
 
+// Of the owners given (ARGV), those with a job in the queue that will run: waiting, paused, running
+// or delayed. A job's id starts with its owner's id and ':' (queue-contracts, jobIdOf). One pass
+// over the lists, on Redis, whatever the number of owners. KEYS: wait, paused, active, delayed.
+const OWNERS_WITH_WORK = `
+local wanted, found = {}, {}
+for _, owner in ipairs(ARGV) do wanted[owner] = true end
+local function look(ids)
+  for _, id in ipairs(ids) do
+    local cut = string.find(id, ':', 1, true)
+    local owner = cut and string.sub(id, 1, cut - 1)
+    if owner and wanted[owner] then
+      wanted[owner] = nil
+      found[#found + 1] = owner
+    end
+  end
+end
+for i = 1, 3 do look(redis.call('LRANGE', KEYS[i], 0, -1)) end
+look(redis.call('ZRANGE', KEYS[4], 0, -1))
+return found
+`;
+
 /**
  * The one place that knows the queues are Bull's: every read and write of a queue, its Redis keys
  * and scripts included, is an operation here.
@@ -131,6 +152,17 @@ export class QueueAdapter {
       [string | null, string | null] | null;
     if (!reply?.[0]) return undefined;
     return { name: reply[0], data: reply[1] ? JSON.parse(reply[1]) : undefined };
+  }
+
+  /**
+   * Of `owners` (the MySQL jobs the queue's jobs work for), those the queue holds a job of that is
+   * yet to run or running; a job only in the failed set does not count.
+   */
+  async ownersWithWork(queue: QueueName, owners: string[]): Promise<Set<string>> {
+    if (!owners.length) return new Set();
+    const q = this.queues[queue];
+    const lists = ['wait', 'paused', 'active', 'delayed'].map((list) => q.toKey(list));
+    return new Set((await q.client.eval(OWNERS_WITH_WORK, lists.length, ...lists, ...owners)) as string[]);
   }
 
   /** A delayed job runs now. False when the queue holds no job of that id (true if it is not delayed). */
