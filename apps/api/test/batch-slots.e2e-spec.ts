@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { JobProducer } from '@app/queues';
 import { FixtureSite, startFixtureSite } from '../../../test/fixtures/site/fixture-site';
 import { ApiHarness, createAccountOnPlan, startApi } from '../../../test/support/api-harness';
 import { WorkerHarness, startWorker, waitForEmptyRenderQueue } from '../../../test/support/worker-harness';
@@ -62,5 +64,37 @@ describe('batch pages over idle slots', () => {
 
   it("splits no further than the plan's pages in flight", async () => {
     expect(await pagesAtOnce(2)).toBe(2);
+  });
+
+  // As after a worker kill: the lost run, run again after its stall, beside the copy it handed back.
+  it('renders each page once, and counts one try, when two runs of a chunk meet in the worker', async () => {
+    const account = await createAccountOnPlan(api, {
+      ratePerMinute: 6000,
+      monthlyQuota: 1000,
+      maxConcurrentPages: 128,
+    });
+    const tag = randomBytes(4).toString('hex');
+    const paths = [0, 1].map((i) => `/slow?ms=${SLOW_MS}&tag=${tag}&n=${i}`);
+    const { body } = await api
+      .http()
+      .post('/v1/scrape/batch/async')
+      .set('Authorization', `Bearer ${account.liveKey}`)
+      .send({ urls: paths.map((p) => `${site.origin}${p}`), render: 'http' })
+      .expect(202);
+    const jobId: string = body.job_id;
+    // Its first run has started (the job is running): the second starts while its pages are in flight.
+    for (;;) {
+      const res = await api.http().get(`/v1/jobs/${jobId}`).set('Authorization', `Bearer ${account.liveKey}`);
+      if (res.body.status !== 'queued') break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    await worker.app.get(JobProducer).add('pages', { jobId, fromIdx: 0, toIdx: 2 }, { again: true });
+    const job = await waitForJob(api, account.liveKey, jobId);
+    expect(job).toMatchObject({ status: 'completed', total: 2, completed: 2, failed: 0 });
+    expect(paths.map((p) => site.hits(p))).toEqual([1, 1]);
+    const tries = await api.app
+      .get(DataSource)
+      .query('SELECT attempts FROM job_pages WHERE job_id = ? ORDER BY idx', [jobId]);
+    expect(tries.map((row: { attempts: number }) => row.attempts)).toEqual([1, 1]);
   });
 });

@@ -25,6 +25,13 @@ const RECENT_JOBS = 1_000;
 export class PageRunner {
   /** Whether the latest page this worker rendered of each of its last RECENT_JOBS jobs came over http. */
   private readonly overHttp = new Map<string, boolean>();
+  /**
+   * Pages (job id and index) a run of this worker is rendering or storing. Two runs of one chunk
+   * can meet in a worker (a lost worker's run, run again after its stall, beside the copy it had
+   * handed back): the second skips what the first holds, so a page is not rendered twice and its
+   * tries are not counted twice (two marks would make one more try a RENDER_CRASH).
+   */
+  private readonly held = new Set<string>();
 
   constructor(
     private readonly jobs: JobQueries,
@@ -51,8 +58,8 @@ export class PageRunner {
     // whole render about as much); at most one store is in flight, and every exit waits for it, so
     // a failed store still fails the chunk (Bull runs it again) before anything else is queued.
     let storing: Promise<unknown> = Promise.resolve();
-    const store = (result: PageResult) => {
-      storing = this.step.store(job, result);
+    const store = (result: PageResult, key: string) => {
+      storing = this.step.store(job, result).finally(() => this.held.delete(key));
       // Awaited at the next page or on the way out; marked handled so a failure waits for that.
       storing.catch(() => undefined);
     };
@@ -84,6 +91,8 @@ export class PageRunner {
         const page = todo[n];
         // A shutting-down worker keeps only the page it is rendering; another worker takes the rest.
         if (this.draining.active) return await handBack(page.idx, 0);
+        const key = `${jobId}:${page.idx}`;
+        if (this.held.has(key)) continue;
         // Both at once: one round trip less a page.
         const [head, lease] = await Promise.all([
           this.queueHead(),
@@ -94,7 +103,13 @@ export class PageRunner {
           return await handBack(page.idx, 0);
         }
         if (!lease) return await handBack(page.idx, LIMITED_RETRY_MS);
-        let result: PageResult;
+        // Taken again after the awaits: another run may have taken the page meanwhile.
+        if (this.held.has(key)) {
+          behind(lease.release());
+          continue;
+        }
+        this.held.add(key);
+        let result: PageResult | undefined;
         try {
           const [split, takers] = handOut({
             head,
@@ -123,9 +138,15 @@ export class PageRunner {
           this.noteEngine(jobId, result);
         } finally {
           behind(lease.release());
+          // Held until stored when rendered; let go at once otherwise (refused, or thrown).
+          if (!result) this.held.delete(key);
         }
-        await storing;
-        store(result);
+        // A failed store fails the chunk (Bull runs it again): this page goes with it, unheld.
+        await storing.catch((err: unknown) => {
+          this.held.delete(key);
+          throw err;
+        });
+        store(result, key);
       }
     } finally {
       await settled();
