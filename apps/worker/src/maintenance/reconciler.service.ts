@@ -124,20 +124,16 @@ export class Reconciler implements OnApplicationBootstrap, OnApplicationShutdown
     return [...stalled, ...lost];
   }
 
-  /** Of these jobs, those whose queue (a crawl's or the render queue) holds none of their work. */
+  /** Of these jobs, those whose queue (a crawl's, else the render queue) holds none of their work. */
   private async withoutWork(jobs: OpenJob[]): Promise<OpenJob[]> {
-    const [crawls, others] = [jobs.filter((j) => j.type === 'crawl'), jobs.filter((j) => j.type !== 'crawl')];
-    const [crawling, rendering] = await Promise.all([
-      this.producer.withWork(
-        'crawl',
-        crawls.map((j) => j.id),
-      ),
-      this.producer.withWork(
-        'render',
-        others.map((j) => j.id),
-      ),
-    ]);
-    return [...crawls.filter((j) => !crawling.has(j.id)), ...others.filter((j) => !rendering.has(j.id))];
+    const lost: OpenJob[] = [];
+    for (const queue of ['crawl', 'render'] as const) {
+      const mine = jobs.filter((job) => (job.type === 'crawl' ? 'crawl' : 'render') === queue);
+      const ids = mine.map((job) => job.id);
+      const queued = await this.producer.withWork(queue, ids);
+      lost.push(...mine.filter((job) => !queued.has(job.id)));
+    }
+    return lost;
   }
 
   private async requeue(job: OpenJob): Promise<void> {
