@@ -118,7 +118,7 @@ describe('QueueAdapter (Bull on the real Redis)', () => {
     expect(await redis.exists(jobKey('held:0'))).toBe(1);
   });
 
-  it('tells which jobs have work queued: waiting, delayed or running, not failed, by whole id', async () => {
+  it('tells which jobs have work queued: waiting, delayed or running, not failed, by whole id, however deep', async () => {
     const { adapter } = queues;
     const once = { options: { ...jobOptions('pages'), attempts: 1 } };
     await adapter.add('render', pages('failed', 0, once));
@@ -133,10 +133,13 @@ describe('QueueAdapter (Bull on the real Redis)', () => {
     await adapter.add('render', pages('running', 0));
     await until(async () => (await adapter.counts('render')).active === 1);
     await adapter.add('render', pages('waiting', 5));
-    await adapter.add(
+    // Found past the first slices the look reads: behind 2,100 other delayed jobs, due after them.
+    const later = (delay: number) => ({ ...jobOptions('pages'), delay });
+    await adapter.addMany(
       'render',
-      pages('delayed', 10, { id: 'delayed:10:again', options: { ...jobOptions('pages'), delay: 60_000 } }),
+      Array.from({ length: 2100 }, (_, i) => pages('other', i, { options: later(60_000) })),
     );
+    await adapter.add('render', pages('delayed', 10, { id: 'delayed:10:again', options: later(120_000) }));
     const owners = ['failed', 'running', 'waiting', 'delayed', 'wait', 'none'];
     expect([...(await adapter.ownersWithWork('render', owners))].sort()).toEqual([
       'delayed',

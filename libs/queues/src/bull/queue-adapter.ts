@@ -74,23 +74,37 @@ return found
 `;
 
 // Of the owners given (ARGV), those with a job in the queue that will run: waiting, paused, running
-// or delayed. A job's id starts with its owner's id and ':' (queue-contracts, jobIdOf). One pass
-// over the lists, on Redis, whatever the number of owners. KEYS: wait, paused, active, delayed.
+// or delayed. A job's id starts with its owner's id and ':' (queue-contracts, jobIdOf). Running jobs
+// first (a short list), then the rest a slice at a time, done once every owner is found: only an
+// owner with no work at all costs a pass over everything. KEYS: active, delayed, wait, paused.
 const OWNERS_WITH_WORK = `
-local wanted, found = {}, {}
-for _, owner in ipairs(ARGV) do wanted[owner] = true end
+local wanted, left, found = {}, 0, {}
+for _, owner in ipairs(ARGV) do
+  if not wanted[owner] then
+    wanted[owner] = true
+    left = left + 1
+  end
+end
 local function look(ids)
   for _, id in ipairs(ids) do
     local cut = string.find(id, ':', 1, true)
     local owner = cut and string.sub(id, 1, cut - 1)
     if owner and wanted[owner] then
       wanted[owner] = nil
+      left = left - 1
       found[#found + 1] = owner
     end
   end
 end
-for i = 1, 3 do look(redis.call('LRANGE', KEYS[i], 0, -1)) end
-look(redis.call('ZRANGE', KEYS[4], 0, -1))
+for i, key in ipairs(KEYS) do
+  local from = 0
+  while left > 0 do
+    local ids = i == 2 and redis.call('ZRANGE', key, from, from + 999) or redis.call('LRANGE', key, from, from + 999)
+    if #ids == 0 then break end
+    look(ids)
+    from = from + 1000
+  end
+end
 return found
 `;
 
@@ -161,7 +175,7 @@ export class QueueAdapter {
   async ownersWithWork(queue: QueueName, owners: string[]): Promise<Set<string>> {
     if (!owners.length) return new Set();
     const q = this.queues[queue];
-    const lists = ['wait', 'paused', 'active', 'delayed'].map((list) => q.toKey(list));
+    const lists = ['active', 'delayed', 'wait', 'paused'].map((list) => q.toKey(list));
     return new Set((await q.client.eval(OWNERS_WITH_WORK, lists.length, ...lists, ...owners)) as string[]);
   }
 
