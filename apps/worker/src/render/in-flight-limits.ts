@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, OnApplicationShutdown, Optional } from '@nestjs/common';
 import Redis from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import { REDIS, RedisKeys } from '@app/persistence';
@@ -23,25 +23,63 @@ end
 return 1 + spare
 `;
 
+// Moves each lease still held to its new expiry (a released one is not brought back). ARGV: key
+// ttl, then a lease id and its expiry for each key.
+const RENEW = `
+for i, key in ipairs(KEYS) do
+  if redis.call('ZADD', key, 'XX', 'CH', ARGV[2 * i + 1], ARGV[2 * i]) == 1 then
+    redis.call('PEXPIRE', key, ARGV[1])
+  end
+end
+`;
+
 export interface Lease {
   /** Slots left under the tightest of the limits with this one taken (0: it was the last). */
   readonly spare: number;
   release(): Promise<void>;
 }
 
+/** How long a lease lasts unrenewed, and how often a worker renews the leases it holds. */
+export interface LeaseTiming {
+  expireMs: number;
+  renewMs: number;
+}
+
+export const LEASE_TIMING = Symbol('LEASE_TIMING');
+
+/**
+ * As Bull's job locks: a dead worker's slots free within 20 s, and a main loop blocked for up to
+ * 15 s keeps its own.
+ */
+const DEFAULT_TIMING: LeaseTiming = { expireMs: 20_000, renewMs: 5_000 };
+
 /**
  * Fairness and politeness: an account never has more pages in flight than its plan allows, and no
- * host gets more than the per-host cap, across every worker.
+ * host gets more than the per-host cap, across every worker. A lease lasts `expireMs` and this
+ * worker renews the ones it holds every `renewMs`, up to the holder's own limit (`maxMs` at
+ * acquire): the slots of a worker that died free in `expireMs`, not at the end of its pages'
+ * timeouts, and a lease never released is not kept past its limit.
  */
 @Injectable()
-export class InFlightLimits {
+export class InFlightLimits implements OnApplicationShutdown {
+  private readonly held = new Map<string, { keys: string[]; until: number }>();
+  private readonly timer: NodeJS.Timeout;
+
   constructor(
     @Inject(REDIS) private readonly redis: Redis,
     private readonly keys: RedisKeys,
-  ) {}
+    @Optional() @Inject(LEASE_TIMING) private readonly timing: LeaseTiming = DEFAULT_TIMING,
+  ) {
+    this.timer = setInterval(() => void this.renew().catch(() => undefined), timing.renewMs);
+    this.timer.unref();
+  }
 
-  /** Takes one slot under each limit, or none (null) if any is full. */
-  async acquire(limits: { key: string; limit: number }[], ttlMs: number): Promise<Lease | null> {
+  onApplicationShutdown(): void {
+    clearInterval(this.timer);
+  }
+
+  /** Takes one slot under each limit, or none (null) if any is full; held for `maxMs` at most. */
+  async acquire(limits: { key: string; limit: number }[], maxMs: number): Promise<Lease | null> {
     const id = randomUUID();
     const keys = limits.map(({ key }) => this.keys.key('inflight', key));
     const now = Date.now();
@@ -50,15 +88,43 @@ export class InFlightLimits {
       keys.length,
       ...keys,
       now,
-      now + ttlMs,
+      now + Math.min(maxMs, this.timing.expireMs),
       id,
-      ttlMs * 2,
+      this.keyTtl(),
       ...limits.map(({ limit }) => limit),
     )) as number;
     if (!ok) return null;
+    this.held.set(id, { keys, until: now + maxMs });
     return {
       spare: ok - 1,
-      release: async () => void (await keys.reduce((m, key) => m.zrem(key, id), this.redis.multi()).exec()),
+      release: async () => {
+        this.held.delete(id);
+        await keys.reduce((m, key) => m.zrem(key, id), this.redis.multi()).exec();
+      },
     };
+  }
+
+  /** The leases this worker holds, each to a fresh expiry (never past its holder's limit), in one call. */
+  private async renew(): Promise<void> {
+    const now = Date.now();
+    const keys: string[] = [];
+    const args: (string | number)[] = [];
+    for (const [id, lease] of this.held) {
+      if (lease.until <= now) {
+        this.held.delete(id);
+        continue;
+      }
+      const expiry = Math.min(now + this.timing.expireMs, lease.until);
+      for (const key of lease.keys) {
+        keys.push(key);
+        args.push(id, expiry);
+      }
+    }
+    if (keys.length) await this.redis.eval(RENEW, keys.length, ...keys, this.keyTtl(), ...args);
+  }
+
+  /** A limit's key outlives its last lease, so an idle key goes on its own. */
+  private keyTtl(): number {
+    return this.timing.expireMs * 2;
   }
 }
