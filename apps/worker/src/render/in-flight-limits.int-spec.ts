@@ -13,6 +13,7 @@ describe('InFlightLimits (real Redis)', () => {
   const workers: InFlightLimits[] = [];
   const worker = () => {
     const limits = new InFlightLimits(redis, keys, timing);
+    limits.onApplicationBootstrap();
     workers.push(limits);
     return limits;
   };
@@ -22,7 +23,7 @@ describe('InFlightLimits (real Redis)', () => {
     redis = new Redis(process.env.REDIS_URL!);
   });
   afterAll(async () => {
-    for (const limits of workers) limits.onApplicationShutdown();
+    for (const limits of workers) await limits.onApplicationShutdown();
     await redis.quit();
   });
 
@@ -42,7 +43,7 @@ describe('InFlightLimits (real Redis)', () => {
     const slot = oneSlot();
     expect(await dead.acquire(slot, 60_000)).not.toBeNull();
     // A worker killed: nothing renews its leases any more.
-    dead.onApplicationShutdown();
+    await dead.onApplicationShutdown();
     expect(await alive.acquire(slot, 60_000)).toBeNull();
     await sleep(500);
     expect(await alive.acquire(slot, 60_000)).not.toBeNull();

@@ -1,7 +1,15 @@
-import { Inject, Injectable, OnApplicationShutdown, Optional } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  OnApplicationBootstrap,
+  OnApplicationShutdown,
+  Optional,
+} from '@nestjs/common';
 import Redis from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import { REDIS, RedisKeys } from '@app/persistence';
+import { every } from '../maintenance/periodic';
 
 // Leases in a sorted set scored by expiry: a crashed worker's slots free themselves when the lease
 // runs out, so a kill -9 can never wedge an account or a host. All the limits in one script: one
@@ -45,7 +53,7 @@ export interface LeaseTiming {
   renewMs: number;
 }
 
-export const LEASE_TIMING = Symbol('LEASE_TIMING');
+const LEASE_TIMING = Symbol('LEASE_TIMING');
 
 /**
  * As Bull's job locks: a dead worker's slots free within 20 s, and a main loop blocked for up to
@@ -61,21 +69,23 @@ const DEFAULT_TIMING: LeaseTiming = { expireMs: 20_000, renewMs: 5_000 };
  * timeouts, and a lease never released is not kept past its limit.
  */
 @Injectable()
-export class InFlightLimits implements OnApplicationShutdown {
+export class InFlightLimits implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(InFlightLimits.name);
   private readonly held = new Map<string, { keys: string[]; until: number }>();
-  private readonly timer: NodeJS.Timeout;
+  private loop?: { stop: () => Promise<void> };
 
   constructor(
     @Inject(REDIS) private readonly redis: Redis,
     private readonly keys: RedisKeys,
     @Optional() @Inject(LEASE_TIMING) private readonly timing: LeaseTiming = DEFAULT_TIMING,
-  ) {
-    this.timer = setInterval(() => void this.renew().catch(() => undefined), timing.renewMs);
-    this.timer.unref();
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.loop = every(this.timing.renewMs, this.logger, () => this.renew());
   }
 
-  onApplicationShutdown(): void {
-    clearInterval(this.timer);
+  async onApplicationShutdown(): Promise<void> {
+    await this.loop?.stop();
   }
 
   /** Takes one slot under each limit, or none (null) if any is full; held for `maxMs` at most. */
