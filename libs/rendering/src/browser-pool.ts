@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { withDeadline } from './deadline';
-import { BrowserGoneError } from './page-errors';
+import { BrowserGoneError, StaleTabError } from './page-errors';
 import { newPoolCounters, poolStats, type PoolLimits, type PoolStats } from './pool-config';
 
 /** Who may share a context: one isolation key (an account) in one device profile. */
@@ -137,12 +137,14 @@ export class BrowserPool {
 
   /**
    * Runs `task` on a fresh page of a context for `profile`. If the browser goes away under it
-   * (BrowserGoneError), the task runs once more on a fresh browser; a second loss is thrown.
+   * (BrowserGoneError), the task runs once more on a fresh browser; if a kept tab's last page
+   * navigated under it (StaleTabError), once more on a new tab. A second failure is thrown.
    */
   async withPage<T>(profile: ContextProfile, task: (lease: PageLease) => Promise<T>): Promise<T> {
     await this.slots.acquire();
     // An abandoned page hands its slot back only once its tab is gone.
     let slotHeld = false;
+    let stale = false;
     try {
       for (let attempt = 1; ; attempt++) {
         let slot: ContextSlot | undefined;
@@ -152,7 +154,7 @@ export class BrowserPool {
         try {
           slot = await this.serialized(() => this.pickContext(profile));
           const picked = slot;
-          page = await this.tabFor(picked);
+          page = stale ? await this.openTab(picked) : await this.tabFor(picked);
           return await task({
             page,
             browser: picked.owner.browser,
@@ -162,7 +164,8 @@ export class BrowserPool {
           });
         } catch (err) {
           const lost = err instanceof BrowserGoneError || (slot !== undefined && slot.owner.gone);
-          if (!lost || attempt > 1 || this.closed) throw err;
+          stale = err instanceof StaleTabError;
+          if (!(lost || stale) || attempt > 1 || this.closed) throw err;
           this.counters.retries++;
         } finally {
           if (slot && abandoned && page && !slotHeld) {

@@ -74,3 +74,14 @@ export class BrowserGoneError extends Error {
     this.name = 'BrowserGoneError';
   }
 }
+
+/**
+ * A kept tab's last page navigated under the next one's load (a script or refresh of its own):
+ * the pool closes the tab and runs the page once more on a new one.
+ */
+export class StaleTabError extends Error {
+  constructor(cause: unknown) {
+    super(`the tab's last page navigated under this one: ${firstLine(cause)}`);
+    this.name = 'StaleTabError';
+  }
+}

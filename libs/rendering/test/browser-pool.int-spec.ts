@@ -1,5 +1,9 @@
+import { chromium, type Page } from 'playwright-core';
 import { SCRAPE_DEFAULTS } from '@app/queue-contracts';
-import type { Rendering } from '@app/rendering';
+import { resolveChromiumPath, type Rendering } from '@app/rendering';
+import { BrowserPool } from '../src/browser-pool';
+import { StaleTabError } from '../src/page-errors';
+import { articleFor } from '../../../test/fixtures/site/articles';
 import { startFixtureSite, type FixtureSite } from '../../../test/fixtures/site/fixture-site';
 import { browserProcesses, killBrowsers } from './browser-processes';
 import { startEchoSite, type EchoSite } from './echo-site';
@@ -148,6 +152,72 @@ describe('Playwright tab reuse', () => {
     }
     expect(reuse.engines.playwright.stats().tabsOpened - before.tabsOpened).toBe(0);
   }, 60_000);
+
+  it('closes the tab of a page that navigated by itself, and loads the next page on a new tab', async () => {
+    await renderOn(reuse, '/static/article/40', 'pool-h');
+    const before = reuse.engines.playwright.stats();
+    // It navigates again the moment each of its documents is parsed: kept, it would do so under
+    // the next page's load (Playwright: "interrupted by another navigation"), or be read instead.
+    const looping = await renderOn(reuse, '/hostile/reload-loop', 'pool-h', 3000);
+    expect(looping.markdown).toContain('Reload loop');
+    expect(reuse.engines.playwright.stats().tabsOpened - before.tabsOpened).toBe(0);
+    const next = await renderOn(reuse, '/static/article/41', 'pool-h');
+    expect(next.error).toBeUndefined();
+    expect(next.markdown).toContain(articleFor('41')!.title);
+    expect(reuse.engines.playwright.stats().tabsOpened - before.tabsOpened).toBe(1);
+  });
+});
+
+describe('BrowserPool', () => {
+  let pool: BrowserPool;
+  beforeAll(() => {
+    const executablePath = resolveChromiumPath(process.env.CHROMIUM_PATH);
+    pool = new BrowserPool(
+      {
+        browsers: 1,
+        contextsPerBrowser: 2,
+        contextMaxPages: 10,
+        browserMaxPages: 10,
+        concurrency: 1,
+        browserMaxMemoryMb: 1024,
+      },
+      {
+        launch: () => chromium.launch({ executablePath, args: ['--no-sandbox'] }),
+        newContext: (browser) => browser.newContext(),
+        kill: (browser) => void browser.close(),
+      },
+    );
+  });
+  afterAll(() => pool?.close());
+
+  it("runs a page once more on a new tab when the kept tab's last page navigated under it", async () => {
+    const profile = { key: 'stale', mobile: false };
+    const kept = await pool.withPage(profile, async (lease) => {
+      lease.keepPage();
+      return lease.page;
+    });
+    const pages: Page[] = [];
+    const result = await pool.withPage(profile, async ({ page }) => {
+      pages.push(page);
+      if (pages.length === 1) throw new StaleTabError(new Error('interrupted'));
+      return 'second try';
+    });
+    expect(result).toBe('second try');
+    expect(pages[0]).toBe(kept);
+    expect(pages[1]).not.toBe(kept);
+    expect(kept.isClosed()).toBe(true);
+    expect(pool.stats().retries).toBe(1);
+  });
+
+  it('throws a second StaleTabError rather than trying a third time', async () => {
+    let tries = 0;
+    const failing = pool.withPage({ key: 'stale-twice', mobile: false }, async () => {
+      tries++;
+      throw new StaleTabError(new Error('interrupted'));
+    });
+    await expect(failing).rejects.toBeInstanceOf(StaleTabError);
+    expect(tries).toBe(2);
+  });
 });
 
 describe('Puppeteer engine pool figures', () => {

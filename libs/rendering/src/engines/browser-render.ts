@@ -7,6 +7,7 @@ import {
   BrowserGoneError,
   EgressUnavailableError,
   PageFailure,
+  StaleTabError,
   chromiumNetError,
   codeOfNetError,
   firstLine,
@@ -178,6 +179,7 @@ async function navigationFailure(
 ): Promise<Capture> {
   const doc = monitor.document;
   const failed = { engine: settings.engine, finalUrl: doc?.url ?? null, status: null };
+  if (err instanceof StaleTabError) throw err;
   if (tab.gone()) throw new BrowserGoneError(err);
   if (tab.crashed) return { ...failed, error: crashError };
   if (monitor.pdf) return pdfCapture(settings.engine, settings.pdfMaxBytes, monitor.pdf);

@@ -75,7 +75,7 @@ async function evaluateIsolated(cdp: CdpClient, frameId: string, expression: str
 }
 
 const DOCUMENT_GONE =
-  /Cannot find context with specified id|Execution context was destroyed|No frame for given id/;
+  /Cannot find context with specified id|Execution context was destroyed|No frame for given id|Inspected target navigated/;
 const NAVIGATING_TRIES = 3;
 const POLL_MS = 50;
 
@@ -159,6 +159,10 @@ export class PageMonitor {
   private pdfSeen = false;
   /** Chromium's net error when the last main-frame document request failed. */
   documentError: string | undefined;
+  /** The page asked for a second main-frame document (a script or refresh navigated it). */
+  get navigatedItself(): boolean {
+    return this.documentRequests.size > 1;
+  }
   /** Settles when the document goes past the cap; race navigation against it. */
   tooLargeSignal = this.nextTooLargeSignal();
   private readonly originHeaders: OriginHeaderInjector;

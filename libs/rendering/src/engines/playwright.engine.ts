@@ -3,7 +3,7 @@ import { MAX_HTML_BYTES } from '@app/queue-contracts';
 import { BrowserPool, type ContextProfile, type PageLease } from '../browser-pool';
 import { withDeadline } from '../deadline';
 import { browserProfile, userAgentOverride } from './browser-profile';
-import { BrowserGoneError } from '../page-errors';
+import { BrowserGoneError, StaleTabError } from '../page-errors';
 import {
   KEEP_BROWSER_ON_SIGNALS,
   LAUNCH_MS,
@@ -20,6 +20,9 @@ import type { Capture, EngineRequest, RenderEngine } from './engine';
 import { headersForOrigin } from './origin-headers';
 import { PageMonitor, type CdpClient } from './page-monitor';
 import { keepSession, restoreSession } from './session-state';
+
+/** Playwright's goto when a document other than the one it asked for committed first. */
+const INTERRUPTED = /is interrupted by another navigation/;
 
 /** Whether navigating from `current` to `target` would only move to `target`'s fragment. */
 function sameDocument(current: string, target: string): boolean {
@@ -38,7 +41,10 @@ function tabOf(page: Page, browser: Browser): BrowserTab & { dispose(): void } {
       // A kept tab still shows its last page (BrowserPool): from there, a URL that differs only in
       // its fragment would be a same-document navigation, not a load.
       if (sameDocument(page.url(), url)) await page.goto('about:blank', { timeout });
-      const response = await page.goto(url, { waitUntil: 'domcontentloaded', timeout });
+      const response = await page.goto(url, { waitUntil: 'domcontentloaded', timeout }).catch((err) => {
+        // Another document committed before this one: only the tab's last page can have started it.
+        throw INTERRUPTED.test(String((err as Error)?.message)) ? new StaleTabError(err) : err;
+      });
       return response && { status: response.status(), url: response.url(), text: () => response.text() };
     },
     screenshot: (clip) =>
@@ -182,9 +188,10 @@ export class PlaywrightEngine implements RenderEngine {
         },
       });
       if (request.session && !tab.crashed) await keepSession(monitor, request.session);
-      // A page that failed is not reused (it may still be busy). The caller's headers go with the
-      // page (beginPage), so a tab that had them serves the next page without them.
-      if (!capture.error && !tab.crashed) keepPage();
+      // A page that failed is not reused (it may still be busy), nor one that navigated by itself
+      // (it may again, under the next page's load). The caller's headers go with the page
+      // (beginPage), so a tab that had them serves the next page without them.
+      if (!capture.error && !tab.crashed && !monitor.navigatedItself) keepPage();
       return capture;
     } catch (err) {
       const reason = this.killedFor.get(browser);
