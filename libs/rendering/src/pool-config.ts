@@ -67,7 +67,7 @@ export interface PoolStats {
   contextsCreated: number;
   /** Tabs opened; a page that reuses a kept tab opens none. */
   tabsOpened: number;
-  /** Pages started again on a fresh browser after theirs went away. */
+  /** Pages started again: on a fresh browser after theirs went away, on a new tab after a stale one. */
   retries: number;
 }
 

@@ -106,7 +106,7 @@ export class RenderMetrics {
     });
     new Counter({
       name: 'scraper_browser_page_retries_total',
-      help: 'Pages started again on a fresh browser after theirs went away.',
+      help: 'Pages started again: on a fresh browser after theirs went away, or on a new tab after a kept tab navigated under them.',
       labelNames: ['engine'],
       registers,
       collect() {
