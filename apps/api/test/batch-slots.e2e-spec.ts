@@ -67,7 +67,8 @@ describe('batch pages over idle slots', () => {
   });
 
   // As after a worker kill: the lost run, run again after its stall, beside the copy it handed back.
-  it('renders each page once, and counts one try, when two runs of a chunk meet in the worker', async () => {
+  // The hold is in Redis: the same in one worker as across two.
+  it('renders each page once, and counts one try, when two runs of a chunk meet', async () => {
     const account = await createAccountOnPlan(api, {
       ratePerMinute: 6000,
       monthlyQuota: 1000,

@@ -5,6 +5,7 @@ import type { PagesData, PageResult, ScrapeOptions } from '@app/queue-contracts'
 import { Draining } from '../lifecycle/draining';
 import { QueueSlots } from '../lifecycle/queue-slots';
 import { JobProgress } from './job-progress.service';
+import type { Lease } from './in-flight-limits';
 import { LIMITED_RETRY_MS, PageStep } from './page-step';
 import { PAGES_PER_JOB, type QueueHead, handOut, nextChunkStart, shares, windowFor } from './page-window';
 
@@ -25,13 +26,6 @@ const RECENT_JOBS = 1_000;
 export class PageRunner {
   /** Whether the latest page this worker rendered of each of its last RECENT_JOBS jobs came over http. */
   private readonly overHttp = new Map<string, boolean>();
-  /**
-   * Pages (job id and index) a run of this worker is rendering or storing. Two runs of one chunk
-   * can meet in a worker (a lost worker's run, run again after its stall, beside the copy it had
-   * handed back): the second skips what the first holds, so a page is not rendered twice and its
-   * tries are not counted twice (two marks would make one more try a RENDER_CRASH).
-   */
-  private readonly held = new Set<string>();
 
   constructor(
     private readonly jobs: JobQueries,
@@ -58,8 +52,8 @@ export class PageRunner {
     // whole render about as much); at most one store is in flight, and every exit waits for it, so
     // a failed store still fails the chunk (Bull runs it again) before anything else is queued.
     let storing: Promise<unknown> = Promise.resolve();
-    const store = (result: PageResult, key: string) => {
-      storing = this.step.store(job, result).finally(() => this.held.delete(key));
+    const store = (result: PageResult, hold: Lease) => {
+      storing = this.step.store(job, result).finally(() => hold.release());
       // Awaited at the next page or on the way out; marked handled so a failure waits for that.
       storing.catch(() => undefined);
     };
@@ -91,24 +85,24 @@ export class PageRunner {
         const page = todo[n];
         // A shutting-down worker keeps only the page it is rendering; another worker takes the rest.
         if (this.draining.active) return await handBack(page.idx, 0);
-        const key = `${jobId}:${page.idx}`;
-        if (this.held.has(key)) continue;
-        // Both at once: one round trip less a page.
-        const [head, lease] = await Promise.all([
+        // All at once: one round trip a page. A page another run holds is that run's to finish.
+        const [head, lease, hold] = await Promise.all([
           this.queueHead(),
           this.step.lease(job, page.url, maxInFlight),
+          this.step.hold(job, page.idx),
         ]);
-        if (n > 0 && head === 'sync') {
-          await lease?.release();
-          return await handBack(page.idx, 0);
-        }
-        if (!lease) return await handBack(page.idx, LIMITED_RETRY_MS);
-        // Taken again after the awaits: another run may have taken the page meanwhile.
-        if (this.held.has(key)) {
-          behind(lease.release());
+        if (!hold) {
+          if (lease) behind(lease.release());
           continue;
         }
-        this.held.add(key);
+        if (n > 0 && head === 'sync') {
+          await Promise.all([lease?.release(), hold.release()]);
+          return await handBack(page.idx, 0);
+        }
+        if (!lease) {
+          await hold.release();
+          return await handBack(page.idx, LIMITED_RETRY_MS);
+        }
         let result: PageResult | undefined;
         try {
           const [split, takers] = handOut({
@@ -139,14 +133,14 @@ export class PageRunner {
         } finally {
           behind(lease.release());
           // Held until stored when rendered; let go at once otherwise (refused, or thrown).
-          if (!result) this.held.delete(key);
+          if (!result) behind(hold.release());
         }
-        // A failed store fails the chunk (Bull runs it again): this page goes with it, unheld.
+        // A failed store fails the chunk (Bull runs it again): this page goes with it, let go.
         await storing.catch((err: unknown) => {
-          this.held.delete(key);
+          behind(hold.release());
           throw err;
         });
-        store(result, key);
+        store(result, hold);
       }
     } finally {
       await settled();
