@@ -1,6 +1,6 @@
 import { chromium, type Page } from 'playwright-core';
 import { SCRAPE_DEFAULTS } from '@app/queue-contracts';
-import { resolveChromiumPath, type Rendering } from '@app/rendering';
+import { chromiumArgs, resolveChromiumPath, type Rendering } from '@app/rendering';
 import { BrowserPool } from '../src/browser-pool';
 import { StaleTabError } from '../src/page-errors';
 import { articleFor } from '../../../test/fixtures/site/articles';
@@ -182,7 +182,7 @@ describe('BrowserPool', () => {
         browserMaxMemoryMb: 1024,
       },
       {
-        launch: () => chromium.launch({ executablePath, args: ['--no-sandbox'] }),
+        launch: () => chromium.launch({ executablePath, args: chromiumArgs(undefined, false) }),
         newContext: (browser) => browser.newContext(),
         kill: (browser) => void browser.close(),
       },
