@@ -158,8 +158,9 @@ describe('Playwright tab reuse', () => {
     const before = reuse.engines.playwright.stats();
     // It navigates again the moment each of its documents is parsed: kept, it would do so under
     // the next page's load (Playwright: "interrupted by another navigation"), or be read instead.
+    // Read between two of its navigations, or (1 in 4 here, more on a loaded machine) not at all.
     const looping = await renderOn(reuse, '/hostile/reload-loop', 'pool-h', 3000);
-    expect(looping.markdown).toContain('Reload loop');
+    expect(looping.markdown ?? looping.error?.message).toMatch(/Reload loop|kept navigating away/);
     expect(reuse.engines.playwright.stats().tabsOpened - before.tabsOpened).toBe(0);
     const next = await renderOn(reuse, '/static/article/41', 'pool-h');
     expect(next.error).toBeUndefined();
