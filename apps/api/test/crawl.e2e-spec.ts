@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
+import { JobProducer } from '@app/queues';
 import { CRAWL_REACHABLE, CRAWL_JS_ONLY } from '../../../test/fixtures/site/crawl-site';
 import { startFixtureSite, FixtureSite } from '../../../test/fixtures/site/fixture-site';
 import { refusedOrigins } from '../../../test/fixtures/site/routing';
@@ -159,6 +161,27 @@ describe('POST /v1/crawl on the fixture site', () => {
     expect(await reserved()).toBeLessThanOrEqual(fetched);
     expect(await reserved()).toBeGreaterThanOrEqual(fetched - 2);
   }, 150_000);
+
+  // As when a page's queue job runs again while its first run is still in flight (its lock lapsed,
+  // or it was queued again): the hold in Redis lets one run fetch and mark it.
+  it('fetches a page once, and counts one try, when two runs of it meet', async () => {
+    const path = `/slow?ms=800&tag=${randomBytes(4).toString('hex')}`;
+    const res = await post({ url: `${site.origin}${path}`, limit: 1, ignore_sitemap: true }).expect(202);
+    const jobId: string = res.body.job_id;
+    for (;;) {
+      const job = await api.http().get(`/v1/jobs/${jobId}`).set('Authorization', `Bearer ${account.liveKey}`);
+      if (job.body.status !== 'queued') break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    await worker.app.get(JobProducer).add('crawl-page', { jobId, idx: 0 }, { again: true });
+    const job = await waitForJob(api, account.liveKey, jobId);
+    expect(job).toMatchObject({ status: 'completed', completed: 1, failed: 0 });
+    expect(site.hits(path)).toBe(1);
+    const tries = await api.app
+      .get(DataSource)
+      .query('SELECT attempts FROM job_pages WHERE job_id = ?', [jobId]);
+    expect(tries).toEqual([{ attempts: 1 }]);
+  });
 
   it('ignore_sitemap: only linked pages', async () => {
     const { paths, skipped } = await crawl({ ignore_sitemap: true });

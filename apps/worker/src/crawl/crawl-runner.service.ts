@@ -13,6 +13,8 @@ import { RobotsRules } from './robots-rules.service';
 
 /** A wait for the host's next slot up to this long is slept in place; a longer one goes back to the queue. */
 const INLINE_WAIT_MS = 1500;
+/** A page another run holds is looked at again this much later (its run takes a page's time). */
+const HELD_RETRY_MS = 1000;
 /** A Crawl-delay above this is read as this: one page a minute would make a crawl last days. */
 export const MAX_CRAWL_DELAY_MS = 30_000;
 /**
@@ -67,8 +69,20 @@ export class CrawlRunner {
       const comeBackAt = await this.waitForSlot(url.host, delayMs, slotAt !== undefined);
       if (comeBackAt !== null) return this.handBack(jobId, idx, comeBackAt - Date.now(), comeBackAt);
     }
-    const lease = await this.step.lease(job, page.url, await this.progress.maxConcurrentPages(job.accountId));
-    if (!lease) return this.handBack(jobId, idx, LIMITED_RETRY_MS);
+    // Another run holds the page (its queue job run again while it was in flight): this one comes
+    // back, to find it done, or to take it over once a dead holder's hold has lapsed.
+    const [lease, hold] = await Promise.all([
+      this.progress.maxConcurrentPages(job.accountId).then((max) => this.step.lease(job, page.url, max)),
+      this.step.hold(job, idx),
+    ]);
+    if (!hold) {
+      await lease?.release();
+      return this.handBack(jobId, idx, HELD_RETRY_MS);
+    }
+    if (!lease) {
+      await hold.release();
+      return this.handBack(jobId, idx, LIMITED_RETRY_MS);
+    }
     try {
       // The render waits for the running mark: once a cancel has committed, nothing is fetched.
       const result = await this.step.render(
@@ -85,7 +99,7 @@ export class CrawlRunner {
         await this.step.store(job, result);
       }
     } finally {
-      await lease.release();
+      await Promise.all([lease.release(), hold.release()]);
     }
     await this.complete(jobId);
   }
