@@ -2,7 +2,7 @@
 // Node and its threads, Chromium's browser, renderer, GPU and network processes, redis-server,
 // MariaDB), for the service rendering one async batch (with its Redis commands and MariaDB
 // statements a page), or (--bare) for bench:render's bare loop. Figures in docs/benchmarks.md,
-// "Render profile".
+// "Render".
 // Options: --pages N (300), --k N (4: RENDER_CONCURRENCY, or the bare loop's contexts),
 //          --static (server-rendered articles with render: auto instead of client-rendered ones
 //          through the browser), --bare, --read cdp|content (the bare loop's way of reading the
