@@ -51,9 +51,10 @@ export class PageStep {
   /**
    * The page to one run at a time, across workers, until released (once stored), or null when
    * another run holds it. Two runs of one chunk meet after a worker kill (the lost run, run again
-   * after its stall, beside the copy it had handed back, in any worker): each would otherwise mark
-   * the page (two tries counted for one, and a kill during the next try a RENDER_CRASH nothing
-   * caused) and fetch it. A lease like the limits' own: a dead holder's frees within 20 s.
+   * after its stall, beside the copy it had handed back, in any worker), and two of a crawl page
+   * when its queue job runs again while in flight: each would otherwise mark the page (two tries
+   * counted for one, and a kill during the next try a RENDER_CRASH nothing caused) and fetch it. A
+   * lease like the limits' own: a dead holder's frees within 20 s.
    */
   hold(job: Pick<Job, 'id' | 'options'>, idx: number) {
     const { timeout } = job.options as ScrapeOptions;
